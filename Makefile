@@ -1,0 +1,35 @@
+# The two commands: `make run` and `make test`. Both install what is missing first.
+SHELL := /bin/bash
+export PATH := /opt/swift/usr/bin:$(PATH)
+
+# What the service needs to build and run, and what the tests use besides.
+RUN_PACKAGES  := pkg-config libqrencode-dev libpng-dev libpq-dev postgresql postgresql-contrib
+TEST_PACKAGES := zbar-tools chromium poppler-utils
+
+DATA_DIR ?= .fulfilment/postgres
+HOST ?= 127.0.0.1
+PORT ?= 8080
+
+.PHONY: run test build deps deps-test clean bench
+
+run: deps build
+	.build/debug/fulfilment serve --demo --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
+
+test: deps deps-test
+	scripts/test
+
+build:
+	swift build --product fulfilment
+
+deps:
+	@scripts/install-packages $(RUN_PACKAGES)
+
+deps-test:
+	@scripts/install-packages $(TEST_PACKAGES)
+
+bench: deps
+	swift run -c release qr-bench
+	swift run -c release pick-bench
+
+clean:
+	rm -rf .build .fulfilment

@@ -1,0 +1,85 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "fulfilment",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fulfilment", targets: ["FulfilmentCLI"]),
+        .executable(name: "qr-bench", targets: ["QRBench"]),
+        .executable(name: "pick-bench", targets: ["PickBench"]),
+        .library(name: "QRReceipt", targets: ["QRReceipt"]),
+        .library(name: "PickList", targets: ["PickList"]),
+        .library(name: "Fulfilment", targets: ["Fulfilment"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+    ],
+    targets: [
+        // C libraries from Debian, wrapped as system libraries.
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpng reports errors with longjmp; the setjmp lives here, in C, and returns an error code.
+        .target(name: "CPNGWriter", dependencies: ["CPNG"]),
+
+        .target(
+            name: "QRReceipt",
+            dependencies: [
+                "CQREncode", "CPNGWriter",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(name: "PickList"),
+        .target(
+            name: "Fulfilment",
+            dependencies: [
+                "QRReceipt", "PickList", "CLibPQ",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            resources: [.copy("openapi.yaml")],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        .executableTarget(
+            name: "FulfilmentCLI",
+            dependencies: [
+                "Fulfilment", "QRReceipt",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "QRBench", dependencies: ["QRReceipt"]),
+        .executableTarget(name: "PickBench", dependencies: ["PickList"]),
+
+        .testTarget(
+            name: "QRReceiptTests",
+            dependencies: ["QRReceipt", "CPNGWriter", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(name: "PickListTests", dependencies: ["PickList"]),
+        .testTarget(
+            name: "FulfilmentTests",
+            dependencies: [
+                "Fulfilment", "QRReceipt",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

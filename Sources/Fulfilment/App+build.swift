@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import Logging
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import PostgresNIO
+
+/// The request context of every route.
+public typealias AppRequestContext = BasicRequestContext
+
+/// Builds the application the `fulfilment serve` command runs; tests build the very same.
+///
+/// The PostgreSQL client runs as one of the application's services; pending migrations are
+/// applied before the server starts accepting requests.
+public func buildApplication(_ configuration: AppConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
+    let migrations = try Migration.load(from: configuration.migrationsDirectory)
+    let database = try Database(connection: configuration.database, logger: logger)
+    let router = try buildRouter(database: database, migrations: migrations)
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
+        services: [database.client],
+        logger: logger
+    )
+    app.beforeServerStarts {
+        try await Migrator(connection: configuration.database, migrations: migrations).migrate(logger: logger)
+    }
+    return app
+}
+
+func buildRouter(database: Database, migrations: [Migration]) throws -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestScopeMiddleware())
+    router.add(middleware: ErrorMiddleware())
+    router.get("/openapi.yaml") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
+    }
+    let api = API(database: database, migrations: migrations)
+    try api.registerHandlers(on: router)
+    return router
+}
+
+/// The contract this service implements, served as written.
+enum OpenAPIDocument {
+    static let yaml: Data = {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
+            let data = try? Data(contentsOf: url)
+        else { return Data("openapi: 3.1.0\n".utf8) }
+        return data
+    }()
+}

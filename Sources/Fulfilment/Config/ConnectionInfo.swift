@@ -1,0 +1,80 @@
+import CLibPQ
+import Foundation
+
+/// A PostgreSQL connection description, resolved exactly the way `psql` resolves it.
+///
+/// Parsing is delegated to libpq (`PQconninfoParse` for the string, `PQconndefaults` for the
+/// `PG*` environment variables and built-in defaults), so every form libpq accepts works here:
+/// `postgresql://` URIs, `key=value` strings, unix-socket hosts and `sslmode`.
+public struct ConnectionInfo: Sendable, Equatable {
+    /// The resolved libpq keywords (`host`, `port`, `user`, `dbname`, `password`, `sslmode`, ...).
+    /// Only keywords with a value are present.
+    public var options: [String: String]
+
+    public init(options: [String: String]) {
+        self.options = options
+    }
+
+    /// Thrown when libpq rejects a connection string; `message` is libpq's own words.
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public var message: String
+        public var description: String { "invalid database connection string: \(message)" }
+    }
+
+    /// Parses `conninfo` (a URI or `key=value` string; empty means "defaults only") and fills
+    /// every keyword it leaves unset from libpq's defaults, which read the `PG*` variables.
+    public static func parse(_ conninfo: String) throws(ParseError) -> ConnectionInfo {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let parsed = PQconninfoParse(conninfo, &errorMessage) else {
+            let message = errorMessage.map { String(cString: $0) } ?? "out of memory"
+            if let errorMessage { PQfreemem(errorMessage) }
+            throw ParseError(message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        defer { PQconninfoFree(parsed) }
+        var options = Self.read(parsed)
+        if let defaults = PQconndefaults() {
+            defer { PQconninfoFree(defaults) }
+            for (key, value) in Self.read(defaults) where options[key] == nil {
+                options[key] = value
+            }
+        }
+        return ConnectionInfo(options: options)
+    }
+
+    private static func read(_ list: UnsafeMutablePointer<PQconninfoOption>) -> [String: String] {
+        var result: [String: String] = [:]
+        var cursor = list
+        while let keyword = cursor.pointee.keyword {
+            if let value = cursor.pointee.val, value.pointee != 0 {
+                result[String(cString: keyword)] = String(cString: value)
+            }
+            cursor += 1
+        }
+        return result
+    }
+
+    public var host: String { options["host"] ?? options["hostaddr"] ?? "/var/run/postgresql" }
+    public var port: Int { options["port"].flatMap { Int($0) } ?? 5432 }
+    public var user: String { options["user"] ?? "postgres" }
+    public var password: String? { options["password"] }
+    public var database: String { options["dbname"] ?? user }
+    public var sslMode: String { options["sslmode"] ?? "prefer" }
+
+    /// A host that starts with `/` names the directory of a unix-domain socket, as in libpq.
+    public var unixSocketPath: String? {
+        host.hasPrefix("/") ? "\(host)/.s.PGSQL.\(port)" : nil
+    }
+
+    /// The same connection with another database name (used to create and drop databases).
+    public func with(database: String) -> ConnectionInfo {
+        var copy = self
+        copy.options["dbname"] = database
+        return copy
+    }
+
+    /// A description safe for logs: never includes the password.
+    public var redacted: String {
+        let target = unixSocketPath ?? "\(host):\(port)"
+        return "\(user)@\(target)/\(database)"
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import OpenAPIRuntime
+
+/// Turns every error that escapes a route into the JSON error envelope.
+///
+/// This is the single place where errors meet HTTP: domain errors carry their own
+/// `APIError`; the OpenAPI runtime's request-parsing failures become 400/422 naming the
+/// field; anything unexpected is logged and answered with a bare 500 that leaks nothing.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let apiError = Self.apiError(for: error)
+            if apiError.status == .internalServerError {
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            var headers = apiError.headers
+            headers[.contentType] = "application/json; charset=utf-8"
+            return Response(
+                status: apiError.status, headers: headers,
+                body: .init(byteBuffer: ByteBuffer(bytes: apiError.body)))
+        }
+    }
+
+    static func apiError(for error: any Error) -> APIError {
+        switch error {
+        case let convertible as any APIErrorConvertible:
+            return convertible.apiError
+        case let serverError as ServerError:
+            if let convertible = serverError.underlyingError as? any APIErrorConvertible {
+                return convertible.apiError
+            }
+            if let decoding = serverError.underlyingError as? DecodingError {
+                return apiError(for: decoding)
+            }
+            if (400..<500).contains(serverError.httpStatus.code) {
+                return APIError(
+                    serverError.httpStatus, code(for: serverError.httpStatus), requestProblem(serverError))
+            }
+            return .internal
+        case let httpError as HTTPError:
+            if (400..<500).contains(httpError.status.code) {
+                return APIError(httpError.status, code(for: httpError.status), httpError.body ?? httpError.status.reasonPhrase)
+            }
+            return .internal
+        default:
+            return .internal
+        }
+    }
+
+    /// A request body that is not JSON is a 400; JSON of the wrong shape is a 422 naming the field.
+    static func apiError(for error: DecodingError) -> APIError {
+        func path(_ context: DecodingError.Context, appending key: (any CodingKey)? = nil) -> String {
+            let keys = context.codingPath + (key.map { [$0] } ?? [])
+            return keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                .replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = path(context, appending: key)
+            return APIError(.unprocessableContent, "missing_field", "The field '\(field)' is required.", details: ["field": .string(field)])
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let field = path(context)
+            return APIError(.unprocessableContent, "invalid_field", "The field '\(field)' has the wrong type.", details: ["field": .string(field)])
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return APIError(.badRequest, "malformed_json", "The request body is not valid JSON.")
+        case .dataCorrupted(let context):
+            let field = path(context)
+            return APIError(.unprocessableContent, "invalid_field", "The field '\(field)' has an invalid value.", details: ["field": .string(field)])
+        @unknown default:
+            return APIError(.badRequest, "bad_request", "The request could not be read.")
+        }
+    }
+
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "bad_request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not_found"
+        case 405: "method_not_allowed"
+        case 406: "not_acceptable"
+        case 413: "payload_too_large"
+        case 415: "unsupported_media_type"
+        case 422: "unprocessable"
+        default: status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
+        }
+    }
+
+    /// The runtime's own sentence for a request it could not read ("Missing required request body").
+    private static func requestProblem(_ error: ServerError) -> String {
+        String(describing: error.underlyingError)
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Fulfilment
+import Foundation
+import Logging
+
+@main
+struct FulfilmentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fulfilment",
+        abstract: "Click-and-collect order fulfilment: the service and its tools.",
+        subcommands: [Serve.self, Migrate.self, Seed.self, Postgres.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Environment fallbacks: every option can also be set by an environment variable.
+func environment(_ name: String) -> String? {
+    guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+    return value
+}
+
+func makeLogger(level: Logger.Level = .info) -> Logger {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = level
+        return handler
+    }
+    return Logger(label: "fulfilment")
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Fulfilment
+import Foundation
+import Logging
+
+/// Manage the embedded cluster by hand; `make test` uses this for its throwaway database.
+struct Postgres: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "postgres",
+        abstract: "Start or stop the embedded PostgreSQL cluster under --data-dir.",
+        subcommands: [Start.self, Stop.self])
+
+    struct Start: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create (if needed) and start the cluster; print its connection string.")
+        @Option(name: .customLong("data-dir"), help: "Folder of the cluster.")
+        var dataDir: String = ".fulfilment/postgres"
+
+        func run() async throws {
+            let embedded = try EmbeddedPostgres(dataDirectory: URL(fileURLWithPath: dataDir), logger: makeLogger(level: .warning))
+            try embedded.start()
+            let info = embedded.connectionInfo
+            print("host=\(info.host) port=\(info.port) user=\(info.user) dbname=\(info.database) sslmode=disable")
+        }
+    }
+
+    struct Stop: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop the cluster.")
+        @Option(name: .customLong("data-dir"), help: "Folder of the cluster.")
+        var dataDir: String = ".fulfilment/postgres"
+
+        func run() async throws {
+            try EmbeddedPostgres(dataDirectory: URL(fileURLWithPath: dataDir), logger: makeLogger(level: .warning)).stop()
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Fulfilment
+import Foundation
+import Hummingbird
+import Logging
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the HTTP service (applies pending migrations first). Stops cleanly on SIGINT/SIGTERM.")
+
+    @Option(help: "Address to listen on. Env: FULFILMENT_HOST. Default: 127.0.0.1")
+    var host: String?
+
+    @Option(help: "Port to listen on. Env: PORT. Default: 8080")
+    var port: Int?
+
+    @Flag(help: "Load the demo store when the database has no stores yet (what `make run` does).")
+    var demo = false
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LOG_LEVEL. Default: info")
+    var logLevel: String?
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel ?? environment("LOG_LEVEL") ?? "info") ?? .info
+        let logger = makeLogger(level: level)
+        let host = host ?? environment("FULFILMENT_HOST") ?? "127.0.0.1"
+        let port = port ?? environment("PORT").flatMap(Int.init) ?? 8080
+        try await database.withDatabase(logger: logger) { connection in
+            let configuration = AppConfiguration(host: host, port: port, database: connection, logLevel: level)
+            if demo {
+                try await Migrator(connection: connection, migrations: try Migration.load(from: configuration.migrationsDirectory))
+                    .migrate(logger: logger)
+                try await seedDemo(connection: connection, logger: logger)
+            }
+            let app = try await buildApplication(configuration, logger: logger)
+            print("Fulfilment is starting at http://\(host):\(port) — API contract: http://\(host):\(port)/openapi.yaml, readiness: /readyz")
+            try await app.runService()
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// One line of one order: what a picker must put in that order's tote.
+///
+/// Lines are the walk's input. Several lines may name the same product (in one order or
+/// across orders); the walk consolidates them into one stop. The product details (`productName`,
+/// `sku`, `barcode`) should agree across lines of the same product; if they don't, the walk
+/// deterministically keeps the smallest (by name, then SKU, then barcode), whatever the input order.
+public struct OrderLine: Hashable, Sendable {
+    public var orderID: OrderID
+    /// The number staff and customers see, e.g. "1042". Totes are labelled in order-number order
+    /// (numerically when the numbers are digits), so it must be the same on every line of an order.
+    public var orderNumber: String
+    public var productID: ProductID
+    public var productName: String
+    public var sku: String
+    /// The code printed on the product, if it has one; used to confirm a pick by scanning.
+    public var barcode: String?
+    /// Units to pick; must be at least 1 (the walk rejects anything else).
+    public var quantity: Int
+
+    public init(
+        orderID: OrderID,
+        orderNumber: String,
+        productID: ProductID,
+        productName: String,
+        sku: String,
+        barcode: String? = nil,
+        quantity: Int
+    ) {
+        self.orderID = orderID
+        self.orderNumber = orderNumber
+        self.productID = productID
+        self.productName = productName
+        self.sku = sku
+        self.barcode = barcode
+        self.quantity = quantity
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// What the caller knows about the batch that the walk doesn't: printed at the top of every sheet.
+public struct PickSheetHeader: Hashable, Sendable {
+    public var storeName: String
+    public var batchID: String
+    public var createdAt: Date
+    /// The store's time zone; the date is printed in it, so the sheet doesn't depend on the
+    /// server's zone.
+    public var timeZone: TimeZone
+
+    public init(
+        storeName: String,
+        batchID: String,
+        createdAt: Date,
+        timeZone: TimeZone = TimeZone(identifier: "UTC")!
+    ) {
+        self.storeName = storeName
+        self.batchID = batchID
+        self.createdAt = createdAt
+        self.timeZone = timeZone
+    }
+
+    /// "2025-11-22 16:35 UTC": locale-free, so every server prints the same sheet.
+    var createdText: String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: createdAt)
+        func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        let zone = timeZone.abbreviation(for: createdAt) ?? timeZone.identifier
+        return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute)) \(zone)"
+    }
+
+    /// The instant as RFC 3339 in UTC, for the HTML `<time datetime>` attribute.
+    var createdMachineText: String {
+        createdAt.formatted(.iso8601)
+    }
+}

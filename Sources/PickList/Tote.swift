@@ -1,0 +1,29 @@
+/// The tote (crate) one order's goods go into during a batched walk.
+public struct Tote: Hashable, Sendable {
+    /// "A", "B", ... "Z", "AA", "AB", ...: the n-th order of the batch by order number gets the
+    /// n-th label, so the same batch always gets the same labels.
+    public let label: String
+    public let orderID: OrderID
+    public let orderNumber: String
+
+    init(label: String, orderID: OrderID, orderNumber: String) {
+        self.label = label
+        self.orderID = orderID
+        self.orderNumber = orderNumber
+    }
+
+    /// The label of the tote at `index` (0-based): A...Z, then AA...AZ, BA..., ZZ, AAA...
+    ///
+    /// Precondition: `index >= 0`.
+    public static func label(forIndex index: Int) -> String {
+        precondition(index >= 0, "tote index must not be negative")
+        var remaining = index + 1  // bijective base 26: there is no "zero" letter
+        var letters: [Character] = []
+        while remaining > 0 {
+            remaining -= 1
+            letters.append(Character(Unicode.Scalar(UInt8(ascii: "A") + UInt8(remaining % 26))))
+            remaining /= 26
+        }
+        return String(letters.reversed())
+    }
+}

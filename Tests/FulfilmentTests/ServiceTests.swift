@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import Fulfilment
+
+@Suite("The service answers health checks and errors in one envelope")
+struct ServiceTests {
+    @Test("/healthz and /readyz are 200 on a migrated database")
+    func healthy() async throws {
+        try await withApp { app in
+            let health = try await app.request(.get, "/healthz")
+            #expect(health.status == .ok)
+            #expect(health.json["status"].string == "ok")
+            let ready = try await app.request(.get, "/readyz")
+            #expect(ready.status == .ok)
+            #expect(ready.json["checks"]["migrations"].string == "ok")
+        }
+    }
+
+    @Test("every response carries a request id; a sane one sent by the client is echoed")
+    func requestID() async throws {
+        try await withApp { app in
+            let echoed = try await app.request(.get, "/healthz", headers: [.init("X-Request-Id")!: "abc-123"])
+            #expect(echoed.headers[.init("X-Request-Id")!] == "abc-123")
+            let forged = try await app.request(.get, "/healthz", headers: [.init("X-Request-Id")!: "a b\tINFO fake"])
+            let generated = forged.headers[.init("X-Request-Id")!]
+            #expect(generated != nil && generated != "a b\tINFO fake")
+        }
+    }
+
+    @Test("an unknown route is a 404 in the error envelope")
+    func notFound() async throws {
+        try await withApp { app in
+            let reply = try await app.request(.get, "/v1/nothing-here")
+            #expect(reply.status == .notFound)
+            #expect(reply.errorCode == "not_found")
+            #expect(reply.json["error"]["message"].string?.isEmpty == false)
+        }
+    }
+
+    @Test("the OpenAPI contract is served as written")
+    func openAPIDocument() async throws {
+        try await withApp { app in
+            let reply = try await app.request(.get, "/openapi.yaml")
+            #expect(reply.status == .ok)
+            #expect(reply.text.hasPrefix("openapi: 3.1"))
+            #expect(reply.text.contains("/readyz"))
+        }
+    }
+
+    @Test("decoding failures map to 400 malformed_json and 422 naming the field")
+    func decodingErrors() throws {
+        struct Body: Decodable { var email: String; var quantity: Int }
+        func mapped(_ json: String) -> APIError {
+            do {
+                _ = try JSONDecoder().decode(Body.self, from: Data(json.utf8))
+                return .internal
+            } catch {
+                guard let decoding = error as? DecodingError else { return .internal }
+                return ErrorMiddleware<AppRequestContext>.apiError(for: decoding)
+            }
+        }
+        #expect(mapped("{not json").code == "malformed_json")
+        #expect(mapped("{not json").status == .badRequest)
+        let missing = mapped(#"{"quantity": 1}"#)
+        #expect(missing.status == .unprocessableContent)
+        #expect(missing.code == "missing_field")
+        #expect(missing.details?["field"] == .string("email"))
+        let wrongType = mapped(#"{"email": "a@b.c", "quantity": "two"}"#)
+        #expect(wrongType.code == "invalid_field")
+        #expect(wrongType.details?["field"] == .string("quantity"))
+    }
+
+    @Test("/readyz goes 503 when the database is stopped, and back to 200 when it returns")
+    func readinessFollowsDatabase() async throws {
+        let dir = URL(fileURLWithPath: "/tmp/fulfilment-ready-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let embedded = try EmbeddedPostgres(dataDirectory: dir.appendingPathComponent("pg"), logger: Logger(label: "test"))
+        try embedded.start()
+        defer { embedded.stop() }
+        try await withApp(database: embedded.connectionInfo) { app in
+            #expect(try await app.request(.get, "/readyz").status == .ok)
+            embedded.stop()
+            let down = try await app.request(.get, "/readyz")
+            #expect(down.status == .serviceUnavailable)
+            #expect(down.json["checks"]["database"].string == "unreachable")
+            #expect(try await app.request(.get, "/healthz").status == .ok)
+            try embedded.start()
+            var back = try await app.request(.get, "/readyz").status
+            for _ in 0..<20 where back != .ok {
+                try await Task.sleep(for: .milliseconds(250))
+                back = try await app.request(.get, "/readyz").status
+            }
+            #expect(back == .ok)
+        }
+    }
+}

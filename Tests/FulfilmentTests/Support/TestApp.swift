@@ -1,0 +1,118 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+
+@testable import Fulfilment
+
+/// A running service (real HTTP on a free loopback port) on a database of its own.
+struct TestApp: Sendable {
+    let client: any TestClientProtocol
+    let database: ConnectionInfo
+
+    /// Sends a request; `json` is encoded as the body, `rawBody` is sent as given.
+    @discardableResult
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, json: JSONValue? = nil, rawBody: String? = nil,
+        token: String? = nil, headers extra: HTTPFields = [:]
+    ) async throws -> TestReply {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let json {
+            body = ByteBuffer(bytes: try JSONEncoder().encode(json))
+        } else if let rawBody {
+            body = ByteBuffer(string: rawBody)
+        }
+        if body != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        let response = try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
+        return TestReply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+    }
+}
+
+struct TestReply: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: Data
+
+    var json: JSONValue { (try? JSONDecoder().decode(JSONValue.self, from: body)) ?? .null }
+    var text: String { String(decoding: body, as: UTF8.self) }
+    /// The `code` of an error envelope, or nil when the body is not one.
+    var errorCode: String? { json["error"]["code"].string }
+}
+
+extension JSONValue {
+    subscript(key: String) -> JSONValue {
+        if case .object(let object) = self { return object[key] ?? .null }
+        return .null
+    }
+    subscript(index: Int) -> JSONValue {
+        if case .array(let array) = self, array.indices.contains(index) { return array[index] }
+        return .null
+    }
+    var string: String? { if case .string(let value) = self { return value } else { return nil } }
+    var int: Int? { if case .int(let value) = self { return value } else { return nil } }
+    var bool: Bool? { if case .bool(let value) = self { return value } else { return nil } }
+    var array: [JSONValue] { if case .array(let value) = self { return value } else { return [] } }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
+    }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+}
+
+/// Builds the same application `fulfilment serve` runs, on a fresh database, serves it on a
+/// free port, and hands a client to `body`.
+func withApp<T: Sendable>(
+    database: ConnectionInfo? = nil, logHandler: LogCapture? = nil,
+    _ body: @escaping @Sendable (TestApp) async throws -> T
+) async throws -> T {
+    if let database {
+        return try await runApp(database: database, logHandler: logHandler, body)
+    }
+    return try await withTestDatabase { info in try await runApp(database: info, logHandler: logHandler, body) }
+}
+
+private func runApp<T: Sendable>(
+    database: ConnectionInfo, logHandler: LogCapture?, _ body: @escaping @Sendable (TestApp) async throws -> T
+) async throws -> T {
+    var logger = Logger(label: "fulfilment-test") { label in
+        logHandler.map { $0 as any LogHandler } ?? SwiftLogNoOpLogHandler(label)
+    }
+    logger.logLevel = .info
+    let configuration = AppConfiguration(host: "127.0.0.1", port: 0, database: database)
+    let app = try await buildApplication(configuration, logger: logger)
+    return try await app.test(.live) { client in
+        try await body(TestApp(client: client, database: database))
+    }
+}
+
+/// Collects every log line (message and metadata) so a test can read what was logged.
+final class LogCapture: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        lock.withLock { lines.append("\(event.level) \(event.message) \(merged)") }
+    }
+
+    var text: String { lock.withLock { lines.joined(separator: "\n") } }
+}
