@@ -4,6 +4,7 @@ import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import PostgresNIO
+import QRReceipt
 
 /// The request context of every route.
 public typealias AppRequestContext = BasicRequestContext
@@ -15,7 +16,9 @@ public typealias AppRequestContext = BasicRequestContext
 public func buildApplication(_ configuration: AppConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let migrations = try Migration.load(from: configuration.migrationsDirectory)
     let database = try Database(connection: configuration.database, logger: logger)
-    let router = try buildRouter(database: database, migrations: migrations)
+    let accounts = Accounts(database: database, hasher: PasswordHasher(cost: configuration.bcryptCost))
+    let router = try buildRouter(database: database, migrations: migrations, keyring: configuration.keyring, accounts: accounts,
+        webhookSecret: configuration.webhookSecret)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
@@ -28,7 +31,9 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     return app
 }
 
-func buildRouter(database: Database, migrations: [Migration]) throws -> Router<AppRequestContext> {
+func buildRouter(
+    database: Database, migrations: [Migration], keyring: PickupKeyring, accounts: Accounts, webhookSecret: String? = nil
+) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: ErrorMiddleware())
@@ -37,8 +42,8 @@ func buildRouter(database: Database, migrations: [Migration]) throws -> Router<A
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
-    let api = API(database: database, migrations: migrations)
-    try api.registerHandlers(on: router)
+    let api = API(database: database, migrations: migrations, keyring: keyring, accounts: accounts)
+    try api.registerHandlers(on: router, middlewares: [AccessMiddleware(database: database), WebhookSignatureMiddleware(secret: webhookSecret)])
     return router
 }
 

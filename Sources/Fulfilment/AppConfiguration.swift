@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import QRReceipt
 
 /// Everything the service needs to start, resolved from options and the environment by
 /// the `fulfilment` command (or built directly by tests).
@@ -7,19 +8,33 @@ public struct AppConfiguration: Sendable {
     public var host: String
     public var port: Int
     public var database: ConnectionInfo
+    /// The pickup-token keys: the newest signs receipts, all are published and verify. Never log it.
+    public var keyring: PickupKeyring
     public var migrationsDirectory: URL
     public var logLevel: Logger.Level
+    /// bcrypt cost for new password hashes: 12 unless `FULFILMENT_BCRYPT_COST` says otherwise
+    /// (tests use the minimum, 4, to stay fast).
+    public var bcryptCost: UInt8 = AppConfiguration.defaultBcryptCost
+    /// The secret shared with the payment provider that signs `POST /v1/payments/webhook`
+    /// (`FULFILMENT_WEBHOOK_SECRET`); without one the webhook answers 503. Never log it.
+    public var webhookSecret: String? = ProcessInfo.processInfo.environment["FULFILMENT_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+
+    public static var defaultBcryptCost: UInt8 {
+        ProcessInfo.processInfo.environment["FULFILMENT_BCRYPT_COST"].flatMap { UInt8($0) }.map { min(max($0, 4), 31) } ?? 12
+    }
 
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
         database: ConnectionInfo,
+        keyring: PickupKeyring,
         migrationsDirectory: URL = Migration.defaultDirectory,
         logLevel: Logger.Level = .info
     ) {
         self.host = host
         self.port = port
         self.database = database
+        self.keyring = keyring
         self.migrationsDirectory = migrationsDirectory
         self.logLevel = logLevel
     }

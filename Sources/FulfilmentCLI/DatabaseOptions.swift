@@ -9,7 +9,7 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("database-url"), help: "PostgreSQL connection string (URI or key=value), as psql accepts. Env: DATABASE_URL. Unset: the embedded cluster.")
     var databaseURL: String?
 
-    @Option(name: .customLong("data-dir"), help: "Folder of the embedded PostgreSQL cluster (and signing keys). Env: FULFILMENT_DATA_DIR. Default: ./.fulfilment/postgres")
+    @Option(name: .customLong("data-dir"), help: "Folder of the embedded PostgreSQL cluster. Env: FULFILMENT_DATA_DIR. Default: ./.fulfilment/postgres")
     var dataDir: String?
 
     var resolvedDataDir: URL {

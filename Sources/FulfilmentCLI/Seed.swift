@@ -25,13 +25,33 @@ struct Seed: AsyncParsableCommand {
     }
 }
 
-/// Loads the demo store through a short-lived client and prints what it did.
+/// Loads the demo store and its demo accounts, and prints what it did (with the demo
+/// credentials, which exist only to be shared).
 func seedDemo(connection: ConnectionInfo, logger: Logger) async throws {
-    let database = try Database(connection: connection, logger: logger)
-    try await withThrowingDiscardingTaskGroup { group in
-        group.addTask { await database.client.run() }
-        defer { group.cancelAll() }
+    try await withDatabaseClient(connection: connection, logger: logger) { database in
         let summary = try await DemoSeed.load(into: database, logger: logger)
-        print(summary.created ? "Loaded the demo store (\(summary.products) products)." : "The demo store is already loaded.")
+        guard summary.created else {
+            print("The demo store is already loaded.")
+            return
+        }
+        let accounts = Accounts(database: database, hasher: PasswordHasher(cost: AppConfiguration.defaultBcryptCost))
+        _ = try await accounts.createCustomer(
+            email: DemoAccounts.customer.email, name: "Demo Customer", password: DemoAccounts.customer.password, logger: logger)
+        for (account, role) in [(DemoAccounts.staff, Role.staff), (DemoAccounts.manager, Role.manager)] {
+            _ = try await accounts.createStoreAccount(
+                email: account.email, name: "Demo \(role.rawValue.capitalized)", password: account.password, role: role,
+                store: StoreID(summary.storeID), logger: logger)
+        }
+        print("Loaded the demo store (\(summary.products) products). Demo accounts:")
+        for (label, account) in [("customer", DemoAccounts.customer), ("staff", DemoAccounts.staff), ("manager", DemoAccounts.manager)] {
+            print("  \(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(account.password)")
+        }
     }
+}
+
+/// Well-known demo credentials, printed by the seed; never use them outside a demo.
+enum DemoAccounts {
+    static let customer = (email: "customer@quickcart.demo", password: "customer-demo")
+    static let staff = (email: "staff@quickcart.demo", password: "staff-demo-1")
+    static let manager = (email: "manager@quickcart.demo", password: "manager-demo")
 }

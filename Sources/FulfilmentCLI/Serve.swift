@@ -20,6 +20,14 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LOG_LEVEL. Default: info")
     var logLevel: String?
 
+    @Option(
+        name: .customLong("keys-dir"),
+        help: """
+            Pickup signing keys directory (`fulfilment keys generate`). Env: FULFILMENT_KEYS_DIR. \
+            Default: ./.fulfilment/keys, created on first run with the embedded database.
+            """)
+    var keysDir: String?
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
@@ -27,8 +35,17 @@ struct Serve: AsyncParsableCommand {
         let logger = makeLogger(level: level)
         let host = host ?? environment("FULFILMENT_HOST") ?? "127.0.0.1"
         let port = port ?? environment("PORT").flatMap(Int.init) ?? 8080
+        let keyring = try PickupKeys.forService(
+            directory: keysDir.map { URL(fileURLWithPath: $0) } ?? keysDirectoryFromEnvironment(),
+            embeddedDatabase: database.explicitConnection == nil)
+        logger.info(
+            "pickup keys loaded",
+            metadata: [
+                "dir": "\(keyring.directory?.path ?? "-")", "signingKeyID": "\(keyring.current.id)",
+                "keys": "\(keyring.keys.count)",
+            ])
         try await database.withDatabase(logger: logger) { connection in
-            let configuration = AppConfiguration(host: host, port: port, database: connection, logLevel: level)
+            let configuration = AppConfiguration(host: host, port: port, database: connection, keyring: keyring, logLevel: level)
             if demo {
                 try await Migrator(connection: connection, migrations: try Migration.load(from: configuration.migrationsDirectory))
                     .migrate(logger: logger)

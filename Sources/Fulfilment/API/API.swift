@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OpenAPIRuntime
+import QRReceipt
 
 /// The implementation of the OpenAPI contract (`openapi.yaml`). One extension per route
 /// group (`API+Health.swift`, ...); domain rules live in the domain types, SQL in the
@@ -8,6 +9,9 @@ import OpenAPIRuntime
 struct API: APIProtocol {
     let database: Database
     let migrations: [Migration]
+    /// Signs pickup tokens (``PickupKeyring/signer``) and verifies them at collection.
+    let keyring: PickupKeyring
+    let accounts: Accounts
 
     var logger: Logger { RequestScope.current.logger }
 }

@@ -53,9 +53,11 @@ extension APIError: APIErrorConvertible {
 }
 
 /// A small JSON value for error details (keeps the envelope independent of generated types).
-public enum JSONValue: Sendable, Equatable, Codable {
+public enum JSONValue: Sendable, Hashable, Codable {
     case string(String)
     case int(Int)
+    /// A number with a fraction (whole numbers decode as `int`).
+    case number(Double)
     case bool(Bool)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -66,6 +68,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         switch self {
         case .string(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
         case .bool(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
@@ -78,6 +81,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
         else if let value = try? container.decode(Int.self) { self = .int(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
         else { self = .object(try container.decode([String: JSONValue].self)) }
@@ -91,4 +95,16 @@ extension JSONEncoder {
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
+    }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 }

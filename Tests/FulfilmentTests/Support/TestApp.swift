@@ -4,14 +4,19 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import QRReceipt
 import Testing
 
 @testable import Fulfilment
 
 /// A running service (real HTTP on a free loopback port) on a database of its own.
 struct TestApp: Sendable {
+    /// The payment webhook secret every test app is configured with.
+    static let webhookSecret = "test-webhook-secret"
     let client: any TestClientProtocol
     let database: ConnectionInfo
+    /// The pickup keys the service signs with (in memory unless the test passed its own).
+    let keyring: PickupKeyring
 
     /// Sends a request; `json` is encoded as the body, `rawBody` is sent as given.
     @discardableResult
@@ -59,41 +64,37 @@ extension JSONValue {
     var array: [JSONValue] { if case .array(let value) = self { return value } else { return [] } }
 }
 
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral
-{
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
-    }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-}
 
 /// Builds the same application `fulfilment serve` runs, on a fresh database, serves it on a
 /// free port, and hands a client to `body`.
+/// `keyring` defaults to a fresh in-memory one with a single key.
 func withApp<T: Sendable>(
-    database: ConnectionInfo? = nil, logHandler: LogCapture? = nil,
+    database: ConnectionInfo? = nil, logHandler: LogCapture? = nil, keyring: PickupKeyring? = nil,
     _ body: @escaping @Sendable (TestApp) async throws -> T
 ) async throws -> T {
+    let keyring = try keyring ?? PickupKeyring(keys: [PickupSigningKey.generate(id: PickupKeyID(1))])
     if let database {
-        return try await runApp(database: database, logHandler: logHandler, body)
+        return try await runApp(database: database, logHandler: logHandler, keyring: keyring, body)
     }
-    return try await withTestDatabase { info in try await runApp(database: info, logHandler: logHandler, body) }
+    return try await withTestDatabase { info in
+        try await runApp(database: info, logHandler: logHandler, keyring: keyring, body)
+    }
 }
 
 private func runApp<T: Sendable>(
-    database: ConnectionInfo, logHandler: LogCapture?, _ body: @escaping @Sendable (TestApp) async throws -> T
+    database: ConnectionInfo, logHandler: LogCapture?, keyring: PickupKeyring,
+    _ body: @escaping @Sendable (TestApp) async throws -> T
 ) async throws -> T {
     var logger = Logger(label: "fulfilment-test") { label in
         logHandler.map { $0 as any LogHandler } ?? SwiftLogNoOpLogHandler(label)
     }
     logger.logLevel = .info
-    let configuration = AppConfiguration(host: "127.0.0.1", port: 0, database: database)
+    var configuration = AppConfiguration(host: "127.0.0.1", port: 0, database: database, keyring: keyring)
+    configuration.bcryptCost = 4  // the minimum: the tests hash many passwords
+    configuration.webhookSecret = TestApp.webhookSecret
     let app = try await buildApplication(configuration, logger: logger)
     return try await app.test(.live) { client in
-        try await body(TestApp(client: client, database: database))
+        try await body(TestApp(client: client, database: database, keyring: keyring))
     }
 }
 

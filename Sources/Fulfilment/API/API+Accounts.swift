@@ -1,0 +1,53 @@
+import Foundation
+
+extension API {
+    func register(_ input: Operations.Register.Input) async throws -> Operations.Register.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        let signedIn = try await accounts.register(
+            email: body.email, name: body.name, password: body.password, confirmation: body.passwordConfirmation, logger: logger)
+        return .created(.init(body: .json(.init(signedIn))))
+    }
+
+    func login(_ input: Operations.Login.Input) async throws -> Operations.Login.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        let signedIn = try await accounts.login(email: body.email, password: body.password, logger: logger)
+        return .ok(.init(body: .json(.init(signedIn))))
+    }
+
+    func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
+        try await accounts.logout(try Identity.required, logger: logger)
+        return .noContent(.init())
+    }
+
+    func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
+        let identity = try Identity.required
+        guard let user = try await UserQueries.user(id: identity.userID, on: database.client, logger: logger) else {
+            throw AccessError.unauthenticated
+        }
+        return .ok(.init(body: .json(.init(user))))
+    }
+
+    func createStoreAccount(_ input: Operations.CreateStoreAccount.Input) async throws -> Operations.CreateStoreAccount.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        guard let store = StoreID(input.path.storeId) else { throw AccountError.storeNotFound }
+        let role: Role = body.role == .manager ? .manager : .staff
+        let user = try await accounts.createStoreAccount(
+            email: body.email, name: body.name, password: body.password, role: role, store: store, logger: logger)
+        return .created(.init(body: .json(.init(user))))
+    }
+}
+
+extension Components.Schemas.User {
+    init(_ user: User) {
+        self.init(
+            id: user.id.description, email: user.email, name: user.name,
+            role: Components.Schemas.User.RolePayload(rawValue: user.role.rawValue)!,
+            storeId: user.storeID?.description, createdAt: user.createdAt)
+    }
+}
+
+extension Components.Schemas.SignedIn {
+    init(_ signedIn: Accounts.SignedIn) {
+        self.init(user: .init(signedIn.user), token: signedIn.token.text)
+    }
+}

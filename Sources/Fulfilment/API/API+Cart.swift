@@ -1,0 +1,67 @@
+import Foundation
+
+extension API {
+    func getCart(_ input: Operations.GetCart.Input) async throws -> Operations.GetCart.Output {
+        let identity = try Identity.required
+        return .ok(.init(body: .json(try await cartPayload(identity.userID))))
+    }
+
+    func setCartStore(_ input: Operations.SetCartStore.Input) async throws -> Operations.SetCartStore.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        let identity = try Identity.required
+        guard let store = StoreID(body.storeId) else { throw OrderError.storeNotFound }
+        try await CartQueries.setStore(customer: identity.userID, store: store, on: database.client, logger: logger)
+        return .ok(.init(body: .json(try await cartPayload(identity.userID))))
+    }
+
+    func clearCart(_ input: Operations.ClearCart.Input) async throws -> Operations.ClearCart.Output {
+        try await CartQueries.clear(customer: try Identity.required.userID, on: database.client, logger: logger)
+        return .noContent(.init())
+    }
+
+    func setCartItem(_ input: Operations.SetCartItem.Input) async throws -> Operations.SetCartItem.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        let identity = try Identity.required
+        guard let product = ProductID(input.path.productId) else { throw OrderError.productNotFound }
+        // The contract types quantity as a number so that 1.5 is a 422 naming the field, not a 400.
+        guard body.quantity.rounded() == body.quantity, (0...Double(CartQueries.maximumQuantity)).contains(body.quantity) else {
+            throw OrderError.invalidQuantity
+        }
+        try await CartQueries.setQuantity(
+            customer: identity.userID, product: product, quantity: Int(body.quantity), on: database, logger: logger)
+        return .ok(.init(body: .json(try await cartPayload(identity.userID))))
+    }
+
+    func removeCartItem(_ input: Operations.RemoveCartItem.Input) async throws -> Operations.RemoveCartItem.Output {
+        let identity = try Identity.required
+        guard let product = ProductID(input.path.productId) else { throw OrderError.productNotFound }
+        try await CartQueries.removeItem(customer: identity.userID, product: product, on: database.client, logger: logger)
+        return .ok(.init(body: .json(try await cartPayload(identity.userID))))
+    }
+
+    private func cartPayload(_ customer: UserID) async throws -> Components.Schemas.Cart {
+        let cart = try await CartQueries.cart(customer: customer, on: database.client, logger: logger)
+        return Components.Schemas.Cart(
+            storeId: cart.storeID?.description,
+            items: cart.lines.map { line in
+                Components.Schemas.CartLine(
+                    productId: line.productID.description, name: line.name, quantity: line.quantity,
+                    unitPrice: .init(amount: line.unitPrice, currency: cart.currency),
+                    lineTotal: .init(amount: line.lineTotal, currency: cart.currency),
+                    available: line.available, enoughStock: line.available >= line.quantity, discontinued: line.discontinued)
+            },
+            total: .init(amount: cart.total, currency: cart.currency),
+            itemCount: cart.lines.reduce(0) { $0 + $1.quantity })
+    }
+}
+
+extension Components.Schemas.Cart {
+    /// Writes `"storeId": null` when the cart has no store (the synthesized encoding omits nil).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(storeId, forKey: .storeId)
+        try container.encode(items, forKey: .items)
+        try container.encode(total, forKey: .total)
+        try container.encode(itemCount, forKey: .itemCount)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+// The catalogue's records as the contract's payloads.
+
+extension Components.Schemas.Store {
+    init(_ store: StoreRecord) {
+        self.init(
+            id: store.id.uuidString.lowercased(), code: store.code, name: store.name, address: store.address,
+            currency: store.currency)
+    }
+}
+
+extension Components.Schemas.Aisle {
+    init(_ aisle: AisleRecord) {
+        self.init(
+            id: aisle.id.uuidString.lowercased(), code: aisle.code, name: aisle.name, walkOrder: aisle.walkOrder,
+            zone: ZonePayload(rawValue: aisle.zone) ?? .ambient)
+    }
+}
+
+extension Components.Schemas.Location {
+    init(_ location: LocationRecord) {
+        self.init(
+            aisleId: location.aisleID.uuidString.lowercased(), aisleCode: location.aisleCode, aisleName: location.aisleName,
+            zone: ZonePayload(rawValue: location.zone) ?? .ambient, bay: location.bay, shelf: location.shelf)
+    }
+}
+
+extension Components.Schemas.Availability {
+    init(_ stock: StockRecord) {
+        self.init(
+            storeId: stock.storeID.uuidString.lowercased(), available: stock.available, inStock: stock.available > 0,
+            located: stock.location != nil, location: stock.location.map(Components.Schemas.Location.init))
+    }
+}
+
+extension Components.Schemas.Product {
+    init(_ product: ProductRecord) {
+        let id = product.id.uuidString.lowercased()
+        self.init(
+            id: id, sku: product.sku, barcode: product.barcode, name: product.name, brand: product.brand,
+            description: product.description, category: product.category,
+            price: .init(amount: product.priceAmount, currency: product.currency), discontinued: product.discontinued,
+            imageUrl: product.hasImage ? "/v1/products/\(id)/image" : nil,
+            availability: product.stock.map(Components.Schemas.Availability.init))
+    }
+}
+
+extension Components.Schemas.LocateResult {
+    init(_ product: ProductRecord) {
+        let location = product.stock?.location
+        self.init(
+            productId: product.id.uuidString.lowercased(), name: product.name, brand: product.brand,
+            located: location != nil, location: location.map(Components.Schemas.Location.init),
+            place: location?.sentence ?? LocationRecord.notLocatedSentence, available: product.stock?.available ?? 0)
+    }
+}
+
+extension Components.Schemas.StockEntry {
+    init(_ product: ProductRecord, stock: StockRecord) {
+        self.init(
+            storeId: stock.storeID.uuidString.lowercased(), productId: product.id.uuidString.lowercased(), sku: product.sku,
+            name: product.name, onHand: stock.onHand, reserved: stock.reserved, available: stock.available,
+            minSupply: stock.minSupply, low: stock.isLow, location: stock.location.map(Components.Schemas.Location.init))
+    }
+}
+
+// Lists write `"nextCursor": null` as the contract says: the generated encoding omits nil
+// properties, even required nullable ones (apple/swift-openapi-generator#934).
+
+extension Components.Schemas.StoreList {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
+}
+
+extension Components.Schemas.AisleList {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
+}
+
+extension Components.Schemas.ProductList {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
+}
+
+extension Components.Schemas.LocateList {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
+}
+
+extension Components.Schemas.StockList {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
+}
+
+extension Components.Schemas.FavouriteList {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+extension API {
+    func recordPayment(_ input: Operations.RecordPayment.Input) async throws -> Operations.RecordPayment.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        let payment = try await Payments.record(
+            order: id, method: body.method == .cash ? .cash : .card,
+            amount: Money(amount: body.amount.amount, currency: body.amount.currency), by: try Identity.required,
+            on: database, logger: logger)
+        return .created(.init(body: .json(.init(
+            id: payment.id.uuidString.lowercased(), orderId: payment.orderID.description,
+            method: .init(rawValue: payment.method)!, amount: .init(payment.amount), recordedAt: payment.recordedAt))))
+    }
+
+    /// Reached only through `WebhookSignatureMiddleware`, which has checked the signature over
+    /// these very bytes.
+    func receivePaymentWebhook(_ input: Operations.ReceivePaymentWebhook.Input) async throws -> Operations.ReceivePaymentWebhook.Output {
+        guard case .json(let event) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        guard (1...255).contains(event.id.utf8.count) else { throw APIError.invalidField("id", "The event id must be 1 to 255 characters.") }
+        let result = try await Payments.receive(
+            eventID: event.id, type: event._type, orderID: event.orderId.flatMap(OrderID.init),
+            amount: event.amount.map { Money(amount: $0.amount, currency: $0.currency) }, on: database, logger: logger)
+        return .ok(.init(body: .json(.init(eventId: result.eventID, outcome: result.outcome, duplicate: result.duplicate))))
+    }
+}

@@ -1,0 +1,35 @@
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// Enforces `AccessPolicy` for every OpenAPI operation: resolves the bearer token to an
+/// `Identity` (401 when missing or ended), checks the role (403), checks a `storeId` path
+/// parameter against the caller's store for staff routes (403), and makes the identity
+/// available to the handler as `Identity.current`.
+struct AccessMiddleware: ServerMiddleware {
+    let database: Database
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let scope = RequestScope.current
+        guard let access = AccessPolicy.operations[operationID] else {
+            scope.logger.error("operation has no access policy; refusing", metadata: ["operation": "\(operationID)"])
+            throw AccessError.forbidden
+        }
+        if access == .anyone {
+            return try await next(request, body, metadata)
+        }
+        guard let token = scope.bearerToken,
+            let identity = try await UserQueries.identity(tokenHash: SessionToken.hash(token), on: database.client, logger: scope.logger)
+        else { throw AccessError.unauthenticated }
+        guard access.allows(identity.role) else { throw AccessError.forbidden }
+        if access == .staff || access == .manager, let store = metadata.pathParameters["storeId"] {
+            guard let storeID = StoreID(String(store)), identity.worksAt(storeID) else { throw AccessError.forbidden }
+        }
+        return try await Identity.$current.withValue(identity) {
+            try await next(request, body, metadata)
+        }
+    }
+}

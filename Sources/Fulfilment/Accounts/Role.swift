@@ -1,0 +1,31 @@
+/// Who someone is to the shop. Staff and managers belong to exactly one store.
+public enum Role: String, Sendable, Codable, CaseIterable {
+    case customer
+    case staff
+    case manager
+
+    /// Staff and managers work in a store; a manager can do everything staff can.
+    public var worksInStore: Bool { self != .customer }
+}
+
+/// The signed-in caller of the current request, resolved from the bearer token once per
+/// request by `AccessMiddleware` and read by handlers through `Identity.current`.
+public struct Identity: Sendable, Equatable {
+    public var userID: UserID
+    public var role: Role
+    public var storeID: StoreID?
+    public var sessionID: SessionID
+
+    @TaskLocal static var current: Identity?
+
+    /// The caller, or 401 when the route was reached without one (a policy mistake).
+    static var required: Identity {
+        get throws(APIError) {
+            guard let current else { throw AccessError.unauthenticated.apiError }
+            return current
+        }
+    }
+
+    /// Whether this caller may act on `store`'s data as staff (a manager counts as staff).
+    func worksAt(_ store: StoreID) -> Bool { role.worksInStore && storeID == store }
+}

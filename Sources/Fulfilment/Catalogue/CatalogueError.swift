@@ -1,0 +1,59 @@
+import HTTPTypes
+
+/// Everything that can go wrong with stores, the catalogue, stock and favourites, and how
+/// each looks over HTTP. The one place catalogue errors meet status codes.
+public enum CatalogueError: Error, APIErrorConvertible, Equatable {
+    case storeNotFound
+    case productNotFound
+    case imageNotFound
+    case notStocked
+    case aisleNotFound(String)
+    case invalidBarcode(String)
+    case invalidField(String, String)
+    case invalidCursor
+    case skuTaken
+    case barcodeTaken
+    /// `reserved` is nil when only the database's CHECK noticed.
+    case stockBelowReserved(reserved: Int?)
+    case imageTooLarge(limit: Int)
+    case unsupportedImage
+    case imageTypeMismatch(declared: String, actual: String)
+
+    public var apiError: APIError {
+        switch self {
+        case .storeNotFound: .notFound("The store")
+        case .productNotFound: .notFound("The product")
+        case .imageNotFound: .notFound("The product's image")
+        case .notStocked:
+            APIError(.notFound, "not_stocked", "This store does not carry that product; set its stock first.")
+        case .aisleNotFound(let code):
+            APIError(.unprocessableContent, "unknown_aisle", "This store has no aisle '\(code)'.",
+                details: ["field": "aisleCode"])
+        case .invalidBarcode(let text):
+            APIError(.unprocessableContent, "invalid_barcode",
+                "'\(text.prefix(40))' is not a valid EAN-13, UPC-A or EAN-8 barcode (8, 12 or 13 digits with a correct check digit).",
+                details: ["field": "barcode"])
+        case .invalidField(let field, let message):
+            .invalidField(field, message)
+        case .invalidCursor:
+            APIError(.unprocessableContent, "invalid_cursor", "The cursor is not one this listing gave out.",
+                details: ["field": "cursor"])
+        case .skuTaken:
+            APIError(.conflict, "sku_taken", "Another product already has that SKU.", details: ["field": "sku"])
+        case .barcodeTaken:
+            APIError(.conflict, "barcode_taken", "Another product already has that barcode.", details: ["field": "barcode"])
+        case .stockBelowReserved(let reserved):
+            APIError(.unprocessableContent, "stock_below_reserved",
+                "On hand cannot be less than what open orders have reserved\(reserved.map { " (\($0))" } ?? "").",
+                details: reserved.map { ["field": "onHand", "reserved": .int($0)] } ?? ["field": "onHand"])
+        case .imageTooLarge(let limit):
+            APIError(.contentTooLarge, "image_too_large", "The image is larger than \(limit / 1024 / 1024) MiB.",
+                details: ["limitBytes": .int(limit)])
+        case .unsupportedImage:
+            APIError(.unsupportedMediaType, "unsupported_image", "The file is not a PNG or JPEG image.")
+        case .imageTypeMismatch(let declared, let actual):
+            APIError(.unprocessableContent, "image_type_mismatch",
+                "The body was declared \(declared) but its bytes are \(actual).")
+        }
+    }
+}

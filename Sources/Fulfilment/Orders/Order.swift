@@ -1,0 +1,71 @@
+import Foundation
+
+public enum OrderTag {}
+/// An order's id (typed, so it can't be passed where a product or store id is expected).
+public typealias OrderID = ID<OrderTag>
+
+/// An amount in minor units with its ISO currency.
+public struct Money: Sendable, Equatable {
+    public var amount: Int64
+    public var currency: String
+}
+
+/// One line of an order: name and price as they were at checkout.
+public struct OrderLine: Sendable, Equatable {
+    public var productID: ProductID
+    public var name: String
+    public var unitPrice: Int64
+    public var quantity: Int
+    /// Set by picking; nil until the line is picked.
+    public var pickedQuantity: Int?
+    public var lineTotal: Int64 { unitPrice * Int64(quantity) }
+}
+
+/// One step of an order's history. `from` is nil for the checkout that created it.
+public struct OrderEvent: Sendable, Equatable {
+    public var from: OrderStatus?
+    public var to: OrderStatus
+    public var actorID: UserID?
+    public var actorName: String?
+    public var reason: String?
+    public var at: Date
+}
+
+/// The pickup token behind an order's QR receipt.
+public struct PickupRecord: Sendable, Equatable {
+    public var text: String
+    public var expiresAt: Date
+    public var usedAt: Date?
+}
+
+/// An order as the owner and the store's staff see it.
+public struct Order: Sendable, Equatable {
+    public var id: OrderID
+    public var number: Int64
+    public var storeID: StoreID
+    public var customerID: UserID
+    public var customerName: String
+    public var status: OrderStatus
+    public var paymentMethod: PaymentMethod
+    public var paymentStatus: PaymentStatus
+    public var total: Money
+    public var createdAt: Date
+    public var packagedAt: Date?
+    public var deliveringAt: Date?
+    public var completedAt: Date?
+    public var cancelledAt: Date?
+    public var paidAt: Date?
+    public var collectedAt: Date?
+    public var collectedBy: UserID?
+    public var lines: [OrderLine] = []
+    public var history: [OrderEvent] = []
+    public var pickup: PickupRecord?
+
+    /// What is still to pay before hand-over: the total while unpaid, nothing once paid.
+    public var amountDue: Money { Money(amount: paymentStatus == .paid ? 0 : total.amount, currency: total.currency) }
+
+    /// Whether `identity` may see this order: its customer, or staff of its store.
+    func isVisible(to identity: Identity) -> Bool {
+        identity.userID == customerID || identity.worksAt(storeID)
+    }
+}

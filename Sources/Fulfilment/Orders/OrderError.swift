@@ -1,0 +1,101 @@
+import Foundation
+import HTTPTypes
+
+/// Everything that can go wrong with carts, checkout, orders, collections and payments, and
+/// how each looks over HTTP: the one place these errors meet status codes.
+public enum OrderError: Error, APIErrorConvertible, Equatable {
+    public struct Shortage: Sendable, Equatable {
+        public var productID: ProductID
+        public var requested: Int
+        public var available: Int
+    }
+
+    case orderNotFound
+    case productNotFound
+    case storeNotFound
+    case productDiscontinued(ProductID)
+    case invalidQuantity
+    case noStoreChosen
+    case cartEmpty
+    case insufficientStock([Shortage])
+    case missingIdempotencyKey
+    case idempotencyKeyReused
+    case invalidTransition(from: OrderStatus, to: OrderStatus, allowed: [OrderStatus])
+    case completedOnlyByScan(from: OrderStatus, allowed: [OrderStatus])
+    // Collections.
+    case invalidToken(reason: String)
+    case tokenExpired(at: Date)
+    case wrongStore
+    case notReady(OrderStatus)
+    case alreadyCollected(at: Date, by: String)
+    case orderCancelled
+    case paymentRequired(amount: Int64, currency: String)
+    // Payments.
+    case alreadyPaid
+    case amountMismatch(due: Int64, currency: String)
+    case webhookNotConfigured
+    case invalidSignature
+    case staleTimestamp
+
+    public var apiError: APIError {
+        switch self {
+        case .orderNotFound: .notFound("The order")
+        case .productNotFound: .notFound("The product")
+        case .storeNotFound: .notFound("The store")
+        case .productDiscontinued(let id):
+            APIError(.conflict, "product_discontinued", "That product is discontinued.", details: ["productId": .string(id.description)])
+        case .invalidQuantity:
+            APIError(.unprocessableContent, "invalid_field", "The quantity must be a whole number from 0 to 99 (0 removes the line).",
+                details: ["field": "quantity"])
+        case .noStoreChosen:
+            APIError(.conflict, "no_store_chosen", "Choose the store to collect from first: PUT /v1/cart with {\"storeId\": ...}.")
+        case .cartEmpty:
+            APIError(.unprocessableContent, "cart_empty", "The cart is empty.")
+        case .insufficientStock(let shortages):
+            APIError(.conflict, "insufficient_stock", "Not enough stock for \(shortages.count) line(s); nothing was reserved.",
+                details: ["lines": .array(shortages.map {
+                    ["productId": .string($0.productID.description), "requested": .int($0.requested), "available": .int($0.available)]
+                })])
+        case .missingIdempotencyKey:
+            APIError(.badRequest, "missing_idempotency_key", "Send an Idempotency-Key header (1 to 255 characters) with every checkout.",
+                details: ["header": "Idempotency-Key"])
+        case .idempotencyKeyReused:
+            APIError(.unprocessableContent, "idempotency_key_reused",
+                "This Idempotency-Key was already used for a different checkout request.")
+        case .invalidTransition(let from, let to, let allowed):
+            APIError(.conflict, "invalid_transition", "An order that is \(from.rawValue) cannot become \(to.rawValue).",
+                details: ["status": .string(from.rawValue), "to": .string(to.rawValue), "allowed": .array(allowed.map { .string($0.rawValue) })])
+        case .completedOnlyByScan(let from, let allowed):
+            APIError(.conflict, "invalid_transition", "An order is completed only by scanning the customer's QR at collection.",
+                details: ["status": .string(from.rawValue), "to": "completed", "allowed": .array(allowed.map { .string($0.rawValue) })])
+        case .invalidToken(let reason):
+            APIError(.unauthorized, "invalid_token", "This is not a valid pickup token.", details: ["reason": .string(reason)])
+        case .tokenExpired(let at):
+            APIError(.gone, "token_expired", "This pickup token has expired.",
+                details: ["expiredAt": .string(at.formatted(.iso8601))])
+        case .wrongStore:
+            APIError(.forbidden, "wrong_store", "This order is collected at another store.")
+        case .notReady(let status):
+            APIError(.conflict, "not_ready", "The order is not ready for collection yet.", details: ["status": .string(status.rawValue)])
+        case .alreadyCollected(let at, let by):
+            APIError(.conflict, "already_collected", "This order was already collected.",
+                details: ["collectedAt": .string(at.formatted(.iso8601)), "collectedBy": .string(by)])
+        case .orderCancelled:
+            APIError(.conflict, "order_cancelled", "This order was cancelled.")
+        case .paymentRequired(let amount, let currency):
+            APIError(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), "payment_required", "The order must be paid before it is handed over.",
+                details: ["amountDue": ["amount": .int(Int(amount)), "currency": .string(currency)]])
+        case .alreadyPaid:
+            APIError(.conflict, "already_paid", "This order is already paid.")
+        case .amountMismatch(let due, let currency):
+            APIError(.unprocessableContent, "amount_mismatch", "The amount must equal the amount due.",
+                details: ["field": "amount", "amountDue": ["amount": .int(Int(due)), "currency": .string(currency)]])
+        case .webhookNotConfigured:
+            APIError(.serviceUnavailable, "webhook_not_configured", "No webhook secret is configured (FULFILMENT_WEBHOOK_SECRET).")
+        case .invalidSignature:
+            APIError(.unauthorized, "invalid_signature", "The webhook signature is missing or wrong.")
+        case .staleTimestamp:
+            APIError(.unauthorized, "stale_timestamp", "The webhook timestamp is missing or more than 5 minutes from now.")
+        }
+    }
+}

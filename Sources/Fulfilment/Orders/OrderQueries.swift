@@ -1,0 +1,180 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A line of an order list: enough for the customer's transactions and the staff board.
+public struct OrderSummary: Sendable, Equatable {
+    public var id: OrderID
+    public var number: Int64
+    public var storeID: StoreID
+    public var customerName: String
+    public var status: OrderStatus
+    public var paymentMethod: PaymentMethod
+    public var paymentStatus: PaymentStatus
+    public var total: Money
+    public var itemCount: Int
+    public var createdAt: Date
+}
+
+/// The SQL that reads orders (writes live with the operation that makes them: `Checkout`,
+/// `OrderTransitions`, `Collections`, `Payments`).
+enum OrderQueries {
+    /// One order with its lines, history and pickup token, or nil.
+    static func order(id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> Order? {
+        let rows = try await connection.run(
+            """
+            SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
+                   o.total_amount, o.currency::text, o.created_at, o.packaged_at, o.delivering_at, o.completed_at,
+                   o.cancelled_at, o.paid_at, o.collected_at, o.collected_by, t.text, t.expires_at, t.used_at
+            FROM orders o
+            JOIN users u ON u.id = o.customer_id
+            LEFT JOIN pickup_tokens t ON t.order_id = o.id
+            WHERE o.id = \(id.rawValue)
+            """, logger: logger)
+        var found: Order?
+        for try await row in rows.decode(
+            (UUID, Int64, UUID, UUID, String, String, String, String, Int64, String, Date, Date?, Date?, Date?,
+             Date?, Date?, Date?, UUID?, String?, Date?, Date?).self)
+        {
+            found = Order(
+                id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerID: UserID(row.3), customerName: row.4,
+                status: OrderStatus(rawValue: row.5) ?? .pending, paymentMethod: PaymentMethod(rawValue: row.6) ?? .payAtCollection,
+                paymentStatus: PaymentStatus(rawValue: row.7) ?? .unpaid, total: Money(amount: row.8, currency: row.9),
+                createdAt: row.10, packagedAt: row.11, deliveringAt: row.12, completedAt: row.13, cancelledAt: row.14,
+                paidAt: row.15, collectedAt: row.16, collectedBy: row.17.map(UserID.init),
+                pickup: row.18.map { PickupRecord(text: $0, expiresAt: row.19 ?? row.10, usedAt: row.20) })
+        }
+        guard var order = found else { return nil }
+        order.lines = try await lines(of: id, on: connection, logger: logger)
+        order.history = try await history(of: id, on: connection, logger: logger)
+        return order
+    }
+
+    static func lines(of id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> [OrderLine] {
+        let rows = try await connection.run(
+            """
+            SELECT product_id, name, unit_price, quantity, picked_quantity FROM order_lines
+            WHERE order_id = \(id.rawValue) ORDER BY name, product_id
+            """, logger: logger)
+        var lines: [OrderLine] = []
+        for try await row in rows.decode((UUID, String, Int64, Int32, Int32?).self) {
+            lines.append(OrderLine(productID: ProductID(row.0), name: row.1, unitPrice: row.2, quantity: Int(row.3), pickedQuantity: row.4.map(Int.init)))
+        }
+        return lines
+    }
+
+    static func history(of id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> [OrderEvent] {
+        let rows = try await connection.run(
+            """
+            SELECT e.from_status, e.to_status, e.actor_id, u.name, e.reason, e.at
+            FROM order_events e LEFT JOIN users u ON u.id = e.actor_id
+            WHERE e.order_id = \(id.rawValue) ORDER BY e.id
+            """, logger: logger)
+        var events: [OrderEvent] = []
+        for try await row in rows.decode((String?, String, UUID?, String?, String?, Date).self) {
+            events.append(OrderEvent(
+                from: row.0.flatMap(OrderStatus.init(rawValue:)), to: OrderStatus(rawValue: row.1) ?? .pending,
+                actorID: row.2.map(UserID.init), actorName: row.3, reason: row.4, at: row.5))
+        }
+        return events
+    }
+
+    /// A customer's orders, newest first.
+    static func list(customer: UserID, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger) async throws -> Page<OrderSummary> {
+        let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: summaryColumns)
+            FROM orders o JOIN users u ON u.id = o.customer_id
+            WHERE o.customer_id = \(customer.rawValue)
+              AND (\(after == nil) OR ((extract(epoch FROM o.created_at) * 1000000)::int8, o.id)
+                                      < (\(after?.t ?? 0), \(after?.id ?? UUID())))
+            ORDER BY o.created_at DESC, o.id DESC
+            LIMIT \(limit + 1)
+            """, logger: logger)
+        return try await page(rows, limit: limit)
+    }
+
+    /// A store's order board, oldest first (the order they should be worked in): the open
+    /// orders, or those with `status`.
+    static func board(
+        store: StoreID, status: OrderStatus?, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
+    ) async throws -> Page<OrderSummary> {
+        let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: summaryColumns)
+            FROM orders o JOIN users u ON u.id = o.customer_id
+            WHERE o.store_id = \(store.rawValue)
+              AND (CASE WHEN \(status?.rawValue)::text IS NULL THEN o.status IN ('pending', 'packaged', 'delivering')
+                        ELSE o.status = \(status?.rawValue) END)
+              AND (\(after == nil) OR ((extract(epoch FROM o.created_at) * 1000000)::int8, o.id)
+                                      > (\(after?.t ?? 0), \(after?.id ?? UUID())))
+            ORDER BY o.created_at, o.id
+            LIMIT \(limit + 1)
+            """, logger: logger)
+        return try await page(rows, limit: limit)
+    }
+
+    private static let summaryColumns = """
+        o.id, o.number, o.store_id, u.name, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text,
+        (SELECT coalesce(sum(quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id), o.created_at,
+        (extract(epoch FROM o.created_at) * 1000000)::int8
+        """
+
+    private static func page(_ rows: PostgresRowSequence, limit: Int) async throws -> Page<OrderSummary> {
+        var items: [(OrderSummary, Int64)] = []
+        for try await row in rows.decode((UUID, Int64, UUID, String, String, String, String, Int64, String, Int64, Date, Int64).self) {
+            items.append((OrderSummary(
+                id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerName: row.3,
+                status: OrderStatus(rawValue: row.4) ?? .pending, paymentMethod: PaymentMethod(rawValue: row.5) ?? .payAtCollection,
+                paymentStatus: PaymentStatus(rawValue: row.6) ?? .unpaid, total: Money(amount: row.7, currency: row.8),
+                itemCount: Int(row.9), createdAt: row.10), row.11))
+        }
+        let page = Array(items.prefix(limit))
+        let next = items.count > limit ? page.last.map { PageCursor.encode(PageCursor.Dated(t: $0.1, id: $0.0.id.rawValue)) } : nil
+        return Page(items: page.map(\.0), nextCursor: next)
+    }
+
+    /// Locks the stock rows of an order's lines in product-id order: the one lock order every
+    /// stock-changing transaction uses, so they never deadlock.
+    static func lockStock(of order: OrderID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            SELECT 1 FROM stock
+            WHERE store_id = \(store.rawValue)
+              AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = \(order.rawValue))
+            ORDER BY product_id
+            FOR UPDATE
+            """, logger: logger)
+    }
+
+    static func recordEvent(
+        order: OrderID, store: StoreID, from: OrderStatus?, to: OrderStatus, actor: UserID?, reason: String?,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO order_events (store_id, order_id, from_status, to_status, actor_id, reason)
+            VALUES (\(store.rawValue), \(order.rawValue), \(from?.rawValue), \(to.rawValue), \(actor?.rawValue), \(reason))
+            """, logger: logger)
+    }
+}
+
+/// What can run a query: the pooled client, or one connection inside a transaction (so a read
+/// can be shared between the two).
+protocol SQLRunner: Sendable {
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence
+}
+
+extension PostgresClient: SQLRunner {
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        try await self.query(query, logger: logger)
+    }
+}
+
+extension PostgresConnection: SQLRunner {
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        try await self.query(query, logger: logger)
+    }
+}

@@ -1,0 +1,40 @@
+import PickList
+
+/// What can go wrong creating, reading, picking and completing a pick batch.
+enum PickBatchError: Error, APIErrorConvertible {
+    case notFound
+    case noPendingOrders
+    case invalidMaxOrders
+    case closed
+    case invalidWidth
+    case rejected(PickRejection)
+    case missingProduct
+
+    var apiError: APIError {
+        switch self {
+        case .notFound: .notFound("That pick list")
+        case .noPendingOrders:
+            APIError(.conflict, "no_pending_orders", "There are no pending orders that are not already on an open pick list.")
+        case .invalidMaxOrders:
+            APIError(.unprocessableContent, "invalid_field", "maxOrders must be between 1 and 200.", details: ["field": "maxOrders"])
+        case .closed: APIError(.conflict, "pick_list_closed", "This pick list is already completed.")
+        case .invalidWidth:
+            APIError(.unprocessableContent, "invalid_field", "width must be 80 or 42.", details: ["field": "width"])
+        case .missingProduct:
+            APIError(.unprocessableContent, "missing_field", "Send the scanned barcode or the productId.", details: ["field": "barcode"])
+        case .rejected(let rejection):
+            switch rejection {
+            case .wrongProduct:
+                APIError(.unprocessableContent, "wrong_product", "That is not the product on this stop: check the shelf label.")
+            case .orderNotOnStop:
+                APIError(.unprocessableContent, "order_not_on_stop", "That order has nothing of this product on this pick list.")
+            case .nonPositiveQuantity:
+                APIError(.unprocessableContent, "invalid_quantity", "The quantity must be at least 1 (or 0 with short: true).",
+                    details: ["field": "quantity"])
+            case .overPick(let ordered, let alreadyPicked, let requested):
+                APIError(.unprocessableContent, "over_pick", "That is more than was ordered.",
+                    details: ["ordered": .int(ordered), "alreadyPicked": .int(alreadyPicked), "requested": .int(requested)])
+            }
+        }
+    }
+}

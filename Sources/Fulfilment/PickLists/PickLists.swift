@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import PickList
+import PostgresNIO
+
+/// Pick batches: creating them from pending orders, recording picks at the shelf, and
+/// completing them, which packages every order that is fully picked or closed short.
+struct PickLists: Sendable {
+    let database: Database
+
+    struct PickOutcome: Sendable {
+        var ordered: Int
+        var picked: Int
+        var short: Bool
+    }
+
+    struct Completion: Sendable {
+        var packaged: [UUID]
+        var leftPending: [UUID]
+    }
+
+    func create(store: StoreID, maxOrders: Int?, orderIDs: [UUID]?, by staff: Identity, logger: Logger) async throws -> PickBatch {
+        let limit = maxOrders ?? 20
+        guard (1...200).contains(limit) else { throw PickBatchError.invalidMaxOrders }
+        let id = UUID()
+        return try await database.transaction(logger: logger) { connection in
+            let orders = try await PickBatchQueries.claimOrders(store: store, limit: limit, only: orderIDs, on: connection, logger: logger)
+            guard !orders.isEmpty else { throw PickBatchError.noPendingOrders }
+            try await PickBatchQueries.insertBatch(id: id, store: store, createdBy: staff.userID, orders: orders, on: connection, logger: logger)
+            guard let batch = try await PickBatchQueries.batch(id: id, on: connection, logger: logger) else { throw APIError.internal }
+            return batch
+        }
+    }
+
+    /// The batch, if `staff` works at its store (others get 404, as if it did not exist).
+    func batch(_ id: UUID, for identity: Identity, logger: Logger) async throws -> PickBatch {
+        let found = try await database.client.withConnection { connection in
+            try await PickBatchQueries.batch(id: id, on: connection, logger: logger)
+        }
+        guard let batch = found, identity.worksAt(batch.storeID)
+        else { throw PickBatchError.notFound }
+        return batch
+    }
+
+    /// Records a pick. `productID` is the stop the picker stands at; `barcode` what they
+    /// scanned. A scan that is not that stop's product is `wrong_product`.
+    func pick(
+        batch id: UUID, order: UUID, productID: UUID?, barcode: String?, quantity: Int, short: Bool,
+        by identity: Identity, logger: Logger
+    ) async throws -> PickOutcome {
+        let batch = try await batch(id, for: identity, logger: logger)
+        guard batch.isOpen else { throw PickBatchError.closed }
+        let walk = try batch.walk()
+        let stop: PickStop
+        switch (productID, barcode) {
+        case (let product?, let scanned):
+            guard let atStop = walk.stop(for: PickList.ProductID(product.uuidString.lowercased())) else {
+                throw PickBatchError.rejected(.wrongProduct(expected: PickList.ProductID(product.uuidString.lowercased()), scanned: .productID(PickList.ProductID(product.uuidString.lowercased()))))
+            }
+            if let scanned, !atStop.identifies(.barcode(scanned)) {
+                throw PickBatchError.rejected(.wrongProduct(expected: atStop.productID, scanned: .barcode(scanned)))
+            }
+            stop = atStop
+        case (nil, let scanned?):
+            guard let found = walk.stop(matching: .barcode(scanned)) else {
+                throw PickBatchError.rejected(.wrongProduct(expected: PickList.ProductID(""), scanned: .barcode(scanned)))
+            }
+            stop = found
+        case (nil, nil):
+            throw PickBatchError.missingProduct
+        }
+        guard let productUUID = UUID(uuidString: stop.productID.rawValue) else { throw APIError.internal }
+        let pickOrder = PickList.OrderID(order.uuidString.lowercased())
+        let already = batch.line(order: order, product: productUUID)?.picked ?? 0
+        let progress: PickProgress
+        do {
+            if short && quantity == 0 {
+                let ordered = stop.quantity(for: pickOrder)
+                guard ordered > 0 else { throw PickRejection.orderNotOnStop(pickOrder) }
+                progress = PickProgress(ordered: ordered, picked: already)
+            } else {
+                progress = try stop.confirmPick(.productID(stop.productID), quantity: quantity, for: pickOrder, alreadyPicked: already)
+            }
+        } catch let rejection as PickRejection {
+            throw PickBatchError.rejected(rejection)
+        }
+        let recorded = try await database.transaction(logger: logger) { connection in
+            try await PickBatchQueries.recordPick(
+                batch: id, store: batch.storeID, order: order, product: productUUID, quantity: quantity, short: short,
+                by: identity.userID, on: connection, logger: logger)
+        }
+        guard recorded else {
+            // Someone else's pick landed in between; report what stands now.
+            throw PickBatchError.rejected(.overPick(ordered: progress.ordered, alreadyPicked: already, requested: quantity))
+        }
+        return PickOutcome(ordered: progress.ordered, picked: progress.picked, short: short)
+    }
+
+    /// Packages every pending order of the batch whose lines are all picked or closed short,
+    /// in one transaction: short lines release their unpicked reservation and reduce the
+    /// order's total. Orders not finished stay pending and return to the pool.
+    func complete(batch id: UUID, by identity: Identity, logger: Logger) async throws -> Completion {
+        _ = try await batch(id, for: identity, logger: logger)
+        return try await database.transaction(logger: logger) { connection in
+            let lockedRows = try await connection.query(
+                "SELECT status FROM pick_batches WHERE id = \(id) FOR UPDATE", logger: logger)
+            var status = ""
+            for try await value in lockedRows.decode(String.self) { status = value }
+            guard status == "open" else { throw PickBatchError.closed }
+            guard let batch = try await PickBatchQueries.batch(id: id, on: connection, logger: logger) else {
+                throw PickBatchError.notFound
+            }
+            var completion = Completion(packaged: [], leftPending: [])
+            for order in batch.orders where OrderStatus(rawValue: order.status) == .pending {
+                let lines = batch.lines.filter { $0.orderID == order.orderID }
+                let done = lines.allSatisfy { $0.picked == $0.quantity || $0.short }
+                guard done, OrderStatus.pending.canTransition(to: .packaged) else {
+                    completion.leftPending.append(order.orderID)
+                    continue
+                }
+                let orderID = OrderID(order.orderID)
+                try await OrderQueries.lockStock(of: orderID, store: batch.storeID, on: connection, logger: logger)
+                let shorts = lines.filter { $0.picked < $0.quantity }
+                for line in shorts {
+                    try await connection.query(
+                        """
+                        UPDATE stock SET reserved = reserved - \(line.quantity - line.picked), updated_at = now()
+                        WHERE store_id = \(batch.storeID.rawValue) AND product_id = \(line.productID)
+                        """, logger: logger)
+                }
+                let moved = try await connection.query(
+                    """
+                    UPDATE orders SET status = 'packaged', packaged_at = now(),
+                        total_amount = (SELECT coalesce(sum(unit_price * coalesce(picked_quantity, quantity)), 0)
+                                        FROM order_lines WHERE order_id = \(order.orderID))
+                    WHERE id = \(order.orderID) AND status = 'pending'
+                    RETURNING 1
+                    """, logger: logger)
+                var didMove = false
+                for try await _ in moved { didMove = true }
+                guard didMove else {
+                    completion.leftPending.append(order.orderID)
+                    continue
+                }
+                let reason = shorts.isEmpty
+                    ? "picked on pick list \(id.uuidString.lowercased())"
+                    : "picked on pick list \(id.uuidString.lowercased()); short: " + shorts.map { "\($0.name) \($0.picked)/\($0.quantity)" }.joined(separator: ", ")
+                try await OrderQueries.recordEvent(
+                    order: orderID, store: batch.storeID, from: .pending, to: .packaged, actor: identity.userID, reason: reason,
+                    on: connection, logger: logger)
+                completion.packaged.append(order.orderID)
+            }
+            try await connection.query(
+                "UPDATE pick_batches SET status = 'completed', completed_at = now() WHERE id = \(id)", logger: logger)
+            try await connection.query("UPDATE pick_batch_orders SET open = false WHERE batch_id = \(id)", logger: logger)
+            return completion
+        }
+    }
+}

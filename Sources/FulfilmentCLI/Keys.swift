@@ -1,0 +1,93 @@
+import ArgumentParser
+import Fulfilment
+import Foundation
+import QRReceipt
+
+/// Manage the pickup-token signing keys. Prints public keys only; private keys stay in their files.
+struct Keys: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage the pickup-token signing keys (Ed25519): generate, rotate, list.",
+        discussion: """
+            A keys directory (mode 0700) holds one private key file per key (mode 0600). The key \
+            with the highest id signs new receipts; every key in the directory verifies. Running \
+            services read the directory at start-up: restart them after a rotation.
+            """,
+        subcommands: [Generate.self, Rotate.self, List.self])
+
+    /// `--dir` (or `--keys-dir`), else `FULFILMENT_KEYS_DIR`, else `.fulfilment/keys`.
+    struct DirectoryOption: ParsableArguments {
+        @Option(
+            name: [.customLong("dir"), .customLong("keys-dir")],
+            help: "Keys directory. Env: FULFILMENT_KEYS_DIR. Default: ./.fulfilment/keys")
+        var dir: String?
+
+        var url: URL {
+            dir.map { URL(fileURLWithPath: $0) } ?? keysDirectoryFromEnvironment() ?? PickupKeys.defaultDirectory
+        }
+    }
+
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a keyring with its first signing key; print the public key. Refuses if keys exist.")
+        @OptionGroup var directory: DirectoryOption
+
+        func run() throws {
+            let url = directory.url
+            let keyring = try PickupKeys.generate(in: url)
+            let file = url.appendingPathComponent(PickupKeyring.fileName(for: keyring.current.id))
+            print("Wrote pickup signing key \(keyring.current.id) to \(file.path) (mode 0600: keep it secret).")
+            printPublicKeys([keyring.current.publicKey])
+        }
+    }
+
+    struct Rotate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a new signing key (old public keys stay trusted); print the new public key.")
+        @OptionGroup var directory: DirectoryOption
+
+        func run() throws {
+            let url = directory.url
+            var keyring = try PickupKeys.loadExisting(from: url)
+            let id = try withKeyErrors { try keyring.rotate() }
+            let file = url.appendingPathComponent(PickupKeyring.fileName(for: id))
+            print("Wrote pickup signing key \(id) to \(file.path) (mode 0600: keep it secret).")
+            let older = keyring.keys.dropLast().map(\.id.description)
+            let stillTrusted = older.count == 1 ? "key \(older[0]) still verifies" : "keys \(older.joined(separator: ", ")) still verify"
+            print("Key \(id) now signs new receipts (running services: after a restart); \(stillTrusted).")
+            printPublicKeys([keyring.current.publicKey])
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every key id and public key (never a private key); the last one signs.")
+        @OptionGroup var directory: DirectoryOption
+
+        func run() throws {
+            let url = directory.url
+            let keyring = try PickupKeys.loadExisting(from: url)
+            printPublicKeys(keyring.publicKeys)
+        }
+    }
+}
+
+func keysDirectoryFromEnvironment() -> URL? {
+    environment("FULFILMENT_KEYS_DIR").map { URL(fileURLWithPath: $0) }
+}
+
+/// One line per key: `<id> Ed25519 <base64 raw public key>`.
+private func printPublicKeys(_ keys: [PickupPublicKey]) {
+    print("key-id algorithm public-key")
+    for key in keys {
+        print("\(key.id) \(key.algorithm) \(key.base64)")
+    }
+}
+
+/// Runs `body`, turning a ``PickupKeyError`` into one sentence for the operator.
+private func withKeyErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as PickupKeyError {
+        throw PickupKeysError(PickupKeys.sentence(for: error))
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Fulfilment
+import Foundation
+import Logging
+
+/// Creates accounts from the command line, chiefly a store's first manager.
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Manage accounts.", subcommands: [Create.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an account. The password is read from standard input (or a prompt), never from an argument.")
+
+        @Option(help: "Email address (unique, case-insensitive).")
+        var email: String
+
+        @Option(help: "Display name.")
+        var name: String = "Manager"
+
+        @Option(help: "customer, staff or manager.")
+        var role: String = "manager"
+
+        @Option(help: "Store code or id (required for staff and managers).")
+        var store: String?
+
+        @OptionGroup var database: DatabaseOptions
+
+        func validate() throws {
+            guard let role = Role(rawValue: role) else { throw ValidationError("--role must be customer, staff or manager.") }
+            if role.worksInStore && store == nil { throw ValidationError("--store is required for \(role.rawValue) accounts.") }
+        }
+
+        func run() async throws {
+            let logger = makeLogger(level: .warning)
+            let password = try readPassword()
+            let role = Role(rawValue: role)!
+            try await database.withDatabase(logger: logger) { connection in
+                try await withDatabaseClient(connection: connection, logger: logger) { db in
+                    let accounts = Accounts(database: db, hasher: PasswordHasher(cost: AppConfiguration.defaultBcryptCost))
+                    let user: User
+                    if role.worksInStore {
+                        guard let storeID = try await accounts.store(codeOrID: store!, logger: logger) else {
+                            throw ValidationError("No store with code or id '\(store!)'.")
+                        }
+                        user = try await accounts.createStoreAccount(
+                            email: email, name: name, password: password, role: role, store: storeID, logger: logger)
+                    } else {
+                        user = try await accounts.createCustomer(email: email, name: name, password: password, logger: logger)
+                    }
+                    print("Created \(user.role.rawValue) \(user.email) (\(user.id)).")
+                }
+            }
+        }
+
+        /// One line from stdin; on a terminal, prompted without echo.
+        func readPassword() throws -> String {
+            if isatty(STDIN_FILENO) == 1, let entered = getpass("Password for \(email): ") {
+                return String(cString: entered)
+            }
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw ValidationError("Give the password on standard input, e.g. `printf '%s\\n' \"$PASSWORD\" | fulfilment user create ...`.")
+            }
+            return line
+        }
+    }
+}
+
+/// Runs `body` with a database client that is running, and shuts it down afterwards.
+func withDatabaseClient<T: Sendable>(
+    connection: ConnectionInfo, logger: Logger, _ body: @Sendable (Fulfilment.Database) async throws -> T
+) async throws -> T {
+    let database = try Fulfilment.Database(connection: connection, logger: logger)
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { await database.client.run(); return nil }
+        defer { group.cancelAll() }
+        return try await body(database)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import Fulfilment
+
+@Suite("Catalogue: bulk import from CSV, all or nothing")
+struct CatalogueImportTests {
+    static let header = "sku,barcode,name,brand,description,category,price,on_hand,min_supply,aisle,bay,shelf"
+
+    @Test("a good file creates products with stock and places; importing again updates them")
+    func importsAndUpdates() async throws {
+        try await withApp { app in
+            let store = try await app.catalogueStore(code: "IMP-1")
+            let csv = #"""
+                \#(Self.header)
+                QC-1,4006381333931,Mozzarella Cheese 200g,Galbani,"Soft, fresh ""pasta filata""",Dairy,80100,12,4,6,3,B
+                QC-2,,Hard Dough Bread,National,,Bakery,45000,30,10,,,
+
+                """#
+            let summary = try await app.importCSV(csv, store: "IMP-1")
+            #expect(summary == CatalogueImport.Summary(store: "IMP-1", rows: 2, created: 2, updated: 0))
+            let found = try await app.request(.get, "/v1/products?q=mozarela&storeId=\(store.id)")
+            let mozzarella = found.json["items"][0]
+            #expect(mozzarella["description"].string == "Soft, fresh \"pasta filata\"")
+            #expect(mozzarella["availability"]["available"].int == 12)
+            #expect(mozzarella["availability"]["location"]["aisleName"].string == "Dairy")
+            let bread = try await app.request(.get, "/v1/stores/\(store.id)/locate?q=bread")
+            #expect(bread.json["items"][0]["located"].bool == false)
+
+            let update = "\(Self.header)\nQC-2,,Hard Dough Bread,National,,Bakery,47000,25,10,4,1,A\n"
+            #expect(try await app.importCSV(update, store: store.id) == .init(store: "IMP-1", rows: 1, created: 0, updated: 1))
+            let moved = try await app.request(.get, "/v1/stores/\(store.id)/locate?q=bread")
+            #expect(moved.json["items"][0]["place"].string == "Aisle 4 (Canned goods), bay 1, shelf A")
+            #expect(moved.json["items"][0]["available"].int == 25)
+        }
+    }
+
+    @Test("one bad row writes nothing, and every bad row is named by its line")
+    func badRowWritesNothing() async throws {
+        try await withApp { app in
+            let store = try await app.catalogueStore(code: "IMP-2")
+            let existing = try await app.addProduct("Old Bread", sku: "QC-2", at: store, onHand: 9, reserved: 7)
+            let csv = """
+                \(Self.header)
+                QC-1,4006381333931,Mozzarella Cheese 200g,Galbani,,Dairy,80100,12,4,6,3,B
+                QC-3,4006381333932,Bad Barcode,X,,,100,1,0,,,
+                QC-4,,Negative,X,,,100,-5,0,,,
+                QC-5,,Nowhere,X,,,100,1,0,77,,
+                QC-6,,"Multi
+                line name",X,,,abc,1,0,,,
+                QC-1,,Duplicate,X,,,100,1,0,,,
+                """
+            let refused = try await app.importRefused(csv, store: "IMP-2")
+            #expect(refused.map(\.line) == [3, 4, 5, 6, 8])
+            #expect(refused[0].message.contains("barcode"))
+            #expect(refused[1].message.contains("0 or more"))
+            #expect(refused[2].message.contains("aisle '77'"))
+            #expect(refused[3].message.contains("'abc' is not a whole number"))
+            #expect(refused[4].message.contains("also on line 2"))
+            #expect(try await sql("SELECT count(*) FROM products", on: app.database)[0][0] == "1")
+
+            // Rows only the database can judge: stock held by open orders, a barcode on another product.
+            try await app.addProduct("Other", sku: "QC-9", barcode: "5901234123457")
+            let againstDatabase = """
+                \(Self.header)
+                QC-1,,Mozzarella Cheese 200g,Galbani,,Dairy,80100,12,4,6,3,B
+                QC-2,,Old Bread,,,,100,3,0,,,
+                QC-7,5901234123457,Clash,,,,100,3,0,,,
+                """
+            let later = try await app.importRefused(againstDatabase, store: store.id)
+            #expect(later.map(\.line) == [3, 4])
+            #expect(later[0].message.contains("reserved"))
+            #expect(later[1].message.contains("belongs to product QC-9"))
+            #expect(try await sql("SELECT count(*) FROM products", on: app.database)[0][0] == "2")
+            #expect(try await app.sqlOnHand(store: store.id, product: existing) == 9)
+        }
+    }
+
+    @Test("a file without the required columns, or with an unknown store, is refused up front")
+    func refusedUpFront() async throws {
+        try await withApp { app in
+            _ = try await app.catalogueStore(code: "IMP-3")
+            let missing = try await app.importRefused("sku,name\nQC-1,Bread\n", store: "IMP-3")
+            #expect(missing.map(\.message).contains("the column 'price' is required"))
+            let nowhere = try await app.importRefused("\(Self.header)\n", store: "NO-SUCH")
+            #expect(nowhere.first?.message.contains("no store") == true)
+        }
+    }
+
+    @Test("the CSV reader follows RFC 4180: quotes, doubled quotes, embedded newlines, CRLF, BOM")
+    func csvReader() throws {
+        let records = try CSV.parse("\u{FEFF}a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n\n1,,3")
+        #expect(records == [
+            CSV.Record(line: 1, fields: ["a", "b", "c"]),
+            CSV.Record(line: 2, fields: ["x, y", "say \"hi\"", "two\nlines"]),
+            CSV.Record(line: 5, fields: ["1", "", "3"]),
+        ])
+        #expect(throws: CSV.SyntaxError.self) { try CSV.parse("a,\"b\nc") }
+        #expect(CatalogueImport.copyText("a\tb\\c\nd") == "a\\tb\\\\c\\nd")
+        #expect(CatalogueImport.copyText(nil) == "\\N")
+    }
+}
+
+extension TestApp {
+    func importCSV(_ csv: String, store: String) async throws -> CatalogueImport.Summary {
+        let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
+        return try await withThrowingTaskGroup(of: CatalogueImport.Summary?.self) { group in
+            group.addTask { await database.client.run(); return nil }
+            defer { group.cancelAll() }
+            return try await CatalogueImport.run(csv: csv, store: store, database: database, logger: Logger(label: "test"))
+        }
+    }
+
+    func importRefused(_ csv: String, store: String) async throws -> [CatalogueImport.Problem] {
+        do {
+            let summary = try await importCSV(csv, store: store)
+            Issue.record("expected the import to be refused, but it imported \(summary)")
+            return []
+        } catch let refused as CatalogueImport.Refused {
+            return refused.problems
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import Fulfilment
+
+@Suite("Catalogue: a customer searches the catalogue without signing in")
+struct CatalogueSearchTests {
+    @Test("a typo still finds the product: 'mozarela' finds Mozzarella, first")
+    func typoSearch() async throws {
+        try await withApp { app in
+            try await app.addProduct("Mozzarella Cheese 200g", brand: "Galbani")
+            try await app.addProduct("Cheddar Cheese 400g", brand: "Anchor")
+            try await app.addProduct("Marinara Sauce", brand: "Ragu")
+            let names = try await app.names("/v1/products?q=mozarela")
+            #expect(names.first == "Mozzarella Cheese 200g")
+            #expect(!names.contains("Cheddar Cheese 400g"))
+        }
+    }
+
+    @Test("search ignores case, in the query and in the name")
+    func caseInsensitive() async throws {
+        try await withApp { app in
+            try await app.addProduct("Mozzarella Cheese 200g", brand: "Galbani")
+            for query in ["MOZZARELLA", "mOzZaReLlA", "mozzarella"] {
+                #expect(try await app.names("/v1/products?q=\(q(query))") == ["Mozzarella Cheese 200g"], "\(query)")
+            }
+        }
+    }
+
+    @Test("searching a brand finds that brand's products, not others'")
+    func brandSearch() async throws {
+        try await withApp { app in
+            try await app.addProduct("Ackee in Brine 540g", brand: "Grace")
+            try await app.addProduct("Coconut Milk 400ml", brand: "Grace")
+            try await app.addProduct("Soy Chunks 200g", brand: "Lasco")
+            let grace = try await app.names("/v1/products?q=grace")
+            #expect(Set(grace) == ["Ackee in Brine 540g", "Coconut Milk 400ml"])
+            #expect(try await app.names("/v1/products?q=lasko") == ["Soy Chunks 200g"])
+        }
+    }
+
+    @Test("at a store, each result shows available = on hand - reserved, and its place")
+    func availability() async throws {
+        try await withApp { app in
+            let store = try await app.catalogueStore()
+            try await app.addProduct("Condensed Milk", at: store, onHand: 12, reserved: 5, aisle: "4", bay: 2, shelf: "C")
+            try await app.addProduct("Evaporated Milk", at: store, onHand: 3, reserved: 3)
+            try await app.addProduct("Powdered Milk")  // not carried by this store
+            let reply = try await app.request(.get, "/v1/products?q=milk&storeId=\(store.id)")
+            #expect(reply.status == .ok)
+            let items = reply.json["items"].array
+            #expect(items.count == 2)
+            let condensed = try #require(items.first { $0["name"].string == "Condensed Milk" })
+            #expect(condensed["availability"]["available"].int == 7)
+            #expect(condensed["availability"]["inStock"].bool == true)
+            #expect(condensed["availability"]["location"]["aisleCode"].string == "4")
+            #expect(condensed["availability"]["location"]["aisleName"].string == "Canned goods")
+            let evaporated = try #require(items.first { $0["name"].string == "Evaporated Milk" })
+            #expect(evaporated["availability"]["available"].int == 0)
+            #expect(evaporated["availability"]["inStock"].bool == false)
+            #expect(evaporated["availability"]["located"].bool == false)
+            #expect(condensed["price"]["amount"].int == 10000)
+            #expect(condensed["price"]["currency"].string == "JMD")
+            // Without a store, the whole catalogue and no availability.
+            let everywhere = try await app.request(.get, "/v1/products?q=milk")
+            #expect(everywhere.json["items"].array.count == 3)
+            #expect(everywhere.json["items"][0]["availability"] == .null)
+        }
+    }
+
+    @Test("pages are stable: every product exactly once, for a search with ties and for the listing by name")
+    func stablePagination() async throws {
+        try await withApp { app in
+            var all: Set<String> = []
+            for i in 0..<23 { all.insert(try await app.addProduct("Rice \(i % 3)", brand: "Grace")) }
+            let bleach = try await app.addProduct("Bleach", brand: "Clorox")
+            for query in ["grace", ""] {
+                var seen: [String] = []
+                var cursor: String?
+                var pages = 0
+                repeat {
+                    let path = "/v1/products?q=\(query)&limit=5" + (cursor.map { "&cursor=\(q($0))" } ?? "")
+                    let reply = try await app.request(.get, path)
+                    #expect(reply.status == .ok, "\(reply.text)")
+                    seen += reply.json["items"].array.compactMap { $0["id"].string }
+                    cursor = reply.json["nextCursor"].string
+                    pages += 1
+                    if pages == 2 {
+                        // A product added mid-way does not shift the pages already handed out.
+                        try await app.addProduct("Aaa Rice", brand: "Grace")
+                    }
+                } while cursor != nil && pages < 20
+                #expect(Set(seen).count == seen.count, "no product twice for q=\(query)")
+                #expect(all.isSubset(of: Set(seen)), "every product once for q=\(query)")
+                #expect(Set(seen).contains(bleach) == query.isEmpty)
+            }
+            let last = try await app.request(.get, "/v1/products?q=bleach")
+            #expect(last.json["nextCursor"] == .null)
+            #expect(last.text.contains(#""nextCursor" : null"#))
+        }
+    }
+
+    @Test("an empty q lists the catalogue by name, case-insensitively; category filters")
+    func emptyQueryLists() async throws {
+        try await withApp { app in
+            try await app.addProduct("banana chips", category: "Snacks")
+            try await app.addProduct("Apple Juice", category: "Beverages")
+            try await app.addProduct("Cherry Cola", category: "Beverages")
+            #expect(try await app.names("/v1/products") == ["Apple Juice", "banana chips", "Cherry Cola"])
+            #expect(try await app.names("/v1/products?category=Beverages") == ["Apple Juice", "Cherry Cola"])
+        }
+    }
+
+    @Test("a discontinued product leaves search but can still be looked up, flagged")
+    func discontinued() async throws {
+        try await withApp { app in
+            let id = try await app.addProduct("Bammy 2 pack")
+            try await app.sqlDiscontinue(id)
+            #expect(try await app.names("/v1/products?q=bammy") == [])
+            let reply = try await app.request(.get, "/v1/products/\(id)")
+            #expect(reply.status == .ok)
+            #expect(reply.json["discontinued"].bool == true)
+        }
+    }
+
+    @Test("bad parameters are 422 naming the field; unknown store or product 404")
+    func badParameters() async throws {
+        try await withApp { app in
+            let badCursor = try await app.request(.get, "/v1/products?q=rice&cursor=not-a-cursor")
+            #expect(badCursor.status == .unprocessableContent)
+            #expect(badCursor.errorCode == "invalid_cursor")
+            let badLimit = try await app.request(.get, "/v1/products?limit=1000")
+            #expect(badLimit.status == .unprocessableContent)
+            #expect(badLimit.json["error"]["details"]["field"].string == "limit")
+            let unknownStore = try await app.request(.get, "/v1/products?storeId=\(UUID())")
+            #expect(unknownStore.status == .notFound)
+            #expect(try await app.request(.get, "/v1/products/\(UUID())").status == .notFound)
+            #expect(try await app.request(.get, "/v1/products/not-a-uuid").status == .notFound)
+        }
+    }
+}
+
+extension TestApp {
+    func sqlDiscontinue(_ id: String) async throws {
+        try await sql("UPDATE products SET discontinued = true WHERE id = $1", [id], on: database)
+    }
+}
