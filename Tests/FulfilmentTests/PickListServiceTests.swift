@@ -53,6 +53,7 @@ struct PickListServiceTests {
             #expect(fetched.json["stops"] == created.json["stops"])
             let open = try await app.request(.get, "/v1/stores/\(shop.store)/pick-lists?status=open", token: shop.staff.token)
             #expect(open.json["items"].array.map { $0["id"].string } == [id])
+            #expect(open.json.has("nextCursor") && open.json["nextCursor"] == .null)
             // Every order is on a batch now: nothing left to batch.
             let again = try await app.request(.post, "/v1/stores/\(shop.store)/pick-lists", json: [:], token: shop.staff.token)
             #expect(again.status == .conflict)

@@ -127,11 +127,3 @@ extension Components.Schemas.OrderSummary {
     }
 }
 
-extension Components.Schemas.OrderList {
-    /// Writes `"nextCursor": null` on the last page (the synthesized encoding omits nil).
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
-        try container.encode(nextCursor, forKey: .nextCursor)
-    }
-}

@@ -12,12 +12,3 @@ extension API {
     }
 }
 
-extension Components.Schemas.PickupKeyList {
-    /// Writes `"nextCursor": null` as the contract requires: the generated (synthesized) encoding
-    /// omits nil properties, even required nullable ones (apple/swift-openapi-generator#934).
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
-        try container.encode(nextCursor, forKey: .nextCursor)
-    }
-}

@@ -110,6 +110,17 @@ struct PickLists: Sendable {
             guard let batch = try await PickBatchQueries.batch(id: id, on: connection, logger: logger) else {
                 throw PickBatchError.notFound
             }
+            // Every stock row this completion may touch, locked up front in product-id order:
+            // the one lock order checkout, cancellation and collection use, so none deadlock.
+            try await connection.query(
+                """
+                SELECT 1 FROM stock
+                WHERE store_id = \(batch.storeID.rawValue)
+                  AND product_id IN (SELECT l.product_id FROM order_lines l
+                                     JOIN pick_batch_orders bo ON bo.order_id = l.order_id WHERE bo.batch_id = \(id))
+                ORDER BY product_id
+                FOR UPDATE
+                """, logger: logger)
             var completion = Completion(packaged: [], leftPending: [])
             for order in batch.orders where OrderStatus(rawValue: order.status) == .pending {
                 let lines = batch.lines.filter { $0.orderID == order.orderID }
@@ -119,7 +130,6 @@ struct PickLists: Sendable {
                     continue
                 }
                 let orderID = OrderID(order.orderID)
-                try await OrderQueries.lockStock(of: orderID, store: batch.storeID, on: connection, logger: logger)
                 let shorts = lines.filter { $0.picked < $0.quantity }
                 for line in shorts {
                     try await connection.query(

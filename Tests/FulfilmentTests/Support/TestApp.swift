@@ -58,6 +58,11 @@ extension JSONValue {
         if case .array(let array) = self, array.indices.contains(index) { return array[index] }
         return .null
     }
+    /// Whether an object has `key` at all (a present null counts; the subscript cannot tell).
+    func has(_ key: String) -> Bool {
+        if case .object(let object) = self { return object[key] != nil }
+        return false
+    }
     var string: String? { if case .string(let value) = self { return value } else { return nil } }
     var int: Int? { if case .int(let value) = self { return value } else { return nil } }
     var bool: Bool? { if case .bool(let value) = self { return value } else { return nil } }
