@@ -19,6 +19,13 @@ func environment(_ name: String) -> String? {
     return value
 }
 
+/// Prints a line for the person at the terminal and flushes it at once, so the URL and demo
+/// credentials show even when standard output is a pipe (as under `make run`).
+func announce(_ line: String) {
+    print(line)
+    fflush(nil)
+}
+
 func makeLogger(level: Logger.Level = .info) -> Logger {
     LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)

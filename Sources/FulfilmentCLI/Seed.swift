@@ -31,7 +31,7 @@ func seedDemo(connection: ConnectionInfo, logger: Logger) async throws {
     try await withDatabaseClient(connection: connection, logger: logger) { database in
         let summary = try await DemoSeed.load(into: database, logger: logger)
         guard summary.created else {
-            print("The demo store is already loaded.")
+            announce("The demo store is already loaded.")
             return
         }
         let accounts = Accounts(database: database, hasher: PasswordHasher(cost: AppConfiguration.defaultBcryptCost))
@@ -42,9 +42,9 @@ func seedDemo(connection: ConnectionInfo, logger: Logger) async throws {
                 email: account.email, name: "Demo \(role.rawValue.capitalized)", password: account.password, role: role,
                 store: StoreID(summary.storeID), logger: logger)
         }
-        print("Loaded the demo store (\(summary.products) products). Demo accounts:")
+        announce("Loaded the demo store (\(summary.products) products). Demo accounts:")
         for (label, account) in [("customer", DemoAccounts.customer), ("staff", DemoAccounts.staff), ("manager", DemoAccounts.manager)] {
-            print("  \(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(account.password)")
+            announce("  \(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(account.password)")
         }
     }
 }

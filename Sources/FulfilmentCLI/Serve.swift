@@ -52,7 +52,7 @@ struct Serve: AsyncParsableCommand {
                 try await seedDemo(connection: connection, logger: logger)
             }
             let app = try await buildApplication(configuration, logger: logger)
-            print("Fulfilment is starting at http://\(host):\(port) — API contract: http://\(host):\(port)/openapi.yaml, readiness: /readyz")
+            announce("Fulfilment is starting at http://\(host):\(port) — API contract: http://\(host):\(port)/openapi.yaml, readiness: /readyz")
             try await app.runService()
         }
     }

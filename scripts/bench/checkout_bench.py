@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""Helpers for scripts/checkout-bench: sign-ins, the HTTP load (checkouts, collection scans),
+pgbench's per-transaction logs, and the table of figures. Standard library only.
+
+Every HTTP client is a thread with one keep-alive http.client connection to 127.0.0.1.
+"""
+import argparse
+import glob
+import http.client
+import itertools
+import json
+import math
+import random
+import re
+import sys
+import threading
+import time
+import uuid
+
+
+def percentile(sorted_values, p):
+    """Nearest-rank percentile of an ascending list (NaN when empty)."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
+    return sorted_values[min(rank, len(sorted_values)) - 1]
+
+
+def summary(latencies_s):
+    values = sorted(x * 1000 for x in latencies_s)
+    return {
+        "n": len(values),
+        "p50_ms": percentile(values, 50),
+        "p99_ms": percentile(values, 99),
+        "mean_ms": sum(values) / len(values) if values else float("nan"),
+        "max_ms": values[-1] if values else float("nan"),
+    }
+
+
+class Client:
+    """One keep-alive connection, one bearer token."""
+
+    def __init__(self, port, token=None):
+        self.port = port
+        self.token = token
+        self.conn = None
+
+    def request(self, method, path, body=None, headers=None):
+        """(status, body bytes, seconds). Reconnects once if the server closed the connection."""
+        all_headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self.token:
+            all_headers["Authorization"] = "Bearer " + self.token
+        if headers:
+            all_headers.update(headers)
+        data = json.dumps(body).encode() if body is not None else None
+        for attempt in (0, 1):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            started = time.perf_counter()
+            try:
+                self.conn.request(method, path, body=data, headers=all_headers)
+                response = self.conn.getresponse()
+                payload = response.read()
+                elapsed = time.perf_counter() - started
+            except (http.client.HTTPException, ConnectionError):
+                self.conn.close()
+                self.conn = None
+                if attempt:
+                    raise
+                continue
+            if response.getheader("Connection", "").lower() == "close":
+                self.conn.close()
+                self.conn = None
+            return response.status, payload, elapsed
+        raise RuntimeError("unreachable")
+
+
+def run_threads(count, target):
+    errors = []
+
+    def guarded(i):
+        try:
+            target(i)
+        except BaseException as error:  # report, never hang the run
+            errors.append(f"client {i}: {error!r}")
+
+    threads = [threading.Thread(target=guarded, args=(i,), daemon=True) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        sys.exit("HTTP load failed:\n  " + "\n  ".join(errors[:5]))
+
+
+# ---- sign-ins -------------------------------------------------------------------------------
+
+def cmd_signin(args):
+    """Logs in every account named on the command line; writes {"customers": [...], "staff": [...]}."""
+    result = {"customers": [], "staff": []}
+    client = Client(args.port)
+    for role, emails in (("customers", args.customers), ("staff", args.staff)):
+        for email in emails:
+            status, payload, _ = client.request(
+                "POST", "/v1/auth/login", {"email": email, "password": args.password})
+            if status != 200:
+                sys.exit(f"login {email}: HTTP {status} {payload[:300]!r}")
+            result[role].append(json.loads(payload)["token"])
+    with open(args.out, "w") as out:
+        json.dump(result, out)
+
+
+# ---- checkouts ------------------------------------------------------------------------------
+
+def cmd_checkout(args):
+    sessions = json.load(open(args.sessions))["customers"]
+    products = [line.strip() for line in open(args.products) if line.strip()]
+    clients = len(sessions)
+    issued = itertools.count()          # measured checkouts started, across clients
+    lock = threading.Lock()
+    tokens, put_lat, post_lat, bad = [], [], [], {}
+    ready = threading.Barrier(clients + 1)
+    go = threading.Barrier(clients + 1)
+    finish = {}
+
+    def one(client, rng):
+        product = rng.choice(products)
+        status, payload, put_s = client.request("PUT", f"/v1/cart/items/{product}", {"quantity": 1})
+        if status != 200:
+            return ("PUT", status, payload, put_s, None)
+        status, payload, post_s = client.request(
+            "POST", "/v1/checkout", {"paymentMethod": "pay_at_collection"},
+            {"Idempotency-Key": str(uuid.uuid4())})
+        if status != 201:
+            return ("POST", status, payload, put_s, post_s)
+        return (None, status, json.loads(payload)["pickupToken"], put_s, post_s)
+
+    def worker(i):
+        client = Client(args.port, sessions[i])
+        rng = random.Random(i)
+        mine_tokens, mine_put, mine_post, mine_bad = [], [], [], {}
+        for _ in range(args.warmup):               # connections, pools, caches; not measured
+            failed, status, value, _, _ = one(client, rng)
+            if failed is None:
+                mine_tokens.append(value)
+        ready.wait()
+        go.wait()
+        deadline = time.perf_counter() + args.duration
+        while time.perf_counter() < deadline and next(issued) < args.max:
+            failed, status, value, put_s, post_s = one(client, rng)
+            mine_put.append(put_s)
+            if failed is None:
+                mine_post.append(post_s)
+                mine_tokens.append(value)
+            else:
+                key = f"{failed} {status}"
+                mine_bad[key] = mine_bad.get(key, 0) + 1
+                if len(mine_bad) == 1 and mine_bad[key] == 1:
+                    sys.stderr.write(f"  client {i}: {key} {value[:200]!r}\n")
+        finish[i] = time.perf_counter()
+        with lock:
+            tokens.extend(mine_tokens)
+            put_lat.extend(mine_put)
+            post_lat.extend(mine_post)
+            for key, n in mine_bad.items():
+                bad[key] = bad.get(key, 0) + n
+
+    holder = {}
+
+    def coordinator():
+        ready.wait()
+        holder["start"] = time.perf_counter()
+        go.wait()
+
+    coordinating = threading.Thread(target=coordinator, daemon=True)
+    coordinating.start()
+    run_threads(clients, worker)
+    coordinating.join()
+    elapsed = max(finish.values()) - holder["start"]
+    with open(args.tokens_out, "w") as out:
+        out.write("\n".join(tokens) + "\n")
+    result = {
+        "clients": clients, "seconds": elapsed, "completed": len(post_lat),
+        "rate": len(post_lat) / elapsed, "errors": bad,
+        "post": summary(post_lat), "put": summary(put_lat),
+    }
+    json.dump(result, open(args.out, "w"))
+    print(f"  {len(post_lat)} checkouts in {elapsed:.1f} s by {clients} clients: {result['rate']:.1f}/s; "
+          f"POST /v1/checkout p50 {result['post']['p50_ms']:.1f} ms p99 {result['post']['p99_ms']:.1f} ms; "
+          f"PUT cart item p50 {result['put']['p50_ms']:.1f} ms; errors {bad or 'none'}")
+
+
+# ---- collection scans -----------------------------------------------------------------------
+
+def cmd_collect(args):
+    sessions = json.load(open(args.sessions))["staff"]
+    tokens = [line.strip() for line in open(args.tokens) if line.strip()]
+    clients = len(sessions)
+    warm = min(len(tokens) // 4, clients * args.warmup)
+    warm_tokens, measured_tokens = tokens[:warm], tokens[warm:]
+    next_warm, next_token = itertools.count(), itertools.count()
+    lock = threading.Lock()
+    latencies, bad = [], {}
+    ready = threading.Barrier(clients + 1)
+    go = threading.Barrier(clients + 1)
+    finish, holder = {}, {}
+
+    def worker(i):
+        client = Client(args.port, sessions[i])
+        while (k := next(next_warm)) < len(warm_tokens):
+            client.request("POST", "/v1/collections", {"token": warm_tokens[k]})
+        mine, mine_bad = [], {}
+        ready.wait()
+        go.wait()
+        deadline = time.perf_counter() + args.duration
+        while time.perf_counter() < deadline and (k := next(next_token)) < len(measured_tokens):
+            status, payload, seconds = client.request("POST", "/v1/collections", {"token": measured_tokens[k]})
+            if status == 200:
+                mine.append(seconds)
+            else:
+                key = str(status)
+                mine_bad[key] = mine_bad.get(key, 0) + 1
+                if mine_bad[key] == 1:
+                    sys.stderr.write(f"  client {i}: HTTP {status} {payload[:200]!r}\n")
+        finish[i] = time.perf_counter()
+        with lock:
+            latencies.extend(mine)
+            for key, n in mine_bad.items():
+                bad[key] = bad.get(key, 0) + n
+
+    def coordinator():
+        ready.wait()
+        holder["start"] = time.perf_counter()
+        go.wait()
+
+    coordinating = threading.Thread(target=coordinator, daemon=True)
+    coordinating.start()
+    run_threads(clients, worker)
+    coordinating.join()
+    elapsed = max(finish.values()) - holder["start"]
+    result = {
+        "clients": clients, "seconds": elapsed, "completed": len(latencies),
+        "rate": len(latencies) / elapsed, "errors": bad, "scan": summary(latencies),
+        "ran_out": len(latencies) + sum(bad.values()) >= len(measured_tokens),
+    }
+    json.dump(result, open(args.out, "w"))
+    print(f"  {len(latencies)} scans in {elapsed:.1f} s by {clients} clients: {result['rate']:.1f}/s; "
+          f"POST /v1/collections p50 {result['scan']['p50_ms']:.1f} ms p99 {result['scan']['p99_ms']:.1f} ms; "
+          f"errors {bad or 'none'}{' (used every token)' if result['ran_out'] else ''}")
+
+
+# ---- pgbench --------------------------------------------------------------------------------
+
+def cmd_pgbench(args):
+    """Reads pgbench's stdout and its per-transaction logs (-l): tps, p50/p99 of the whole script."""
+    text = open(args.stdout).read()
+
+    def grab(pattern, cast=float, default=None):
+        match = re.search(pattern, text, re.MULTILINE)
+        return cast(match.group(1)) if match else default
+
+    latencies = []
+    for path in glob.glob(args.log_prefix + ".*"):
+        for line in open(path):
+            fields = line.split()
+            # client_id transaction_no time script_no time_epoch time_us [...]; time in us,
+            # or "failed"/"skipped" instead of a time
+            if len(fields) >= 3 and fields[2].isdigit():
+                latencies.append(int(fields[2]) / 1e6)
+    result = {
+        "tps": grab(r"^tps = ([0-9.]+) \(without initial connection time\)"),
+        "completed": grab(r"^number of transactions actually processed: (\d+)", int, 0),
+        "failed": grab(r"^number of failed transactions: (\d+)", int, 0),
+        "seconds": grab(r"^duration: (\d+) s", int),
+        "latency": summary(latencies),
+    }
+    json.dump(result, open(args.out, "w"))
+    print(f"  pgbench: {result['completed']} transactions, {result['tps']:.1f} tps; "
+          f"p50 {result['latency']['p50_ms']:.2f} ms p99 {result['latency']['p99_ms']:.2f} ms; "
+          f"failed {result['failed']}")
+
+
+# ---- the table ------------------------------------------------------------------------------
+
+def cmd_report(args):
+    ck = json.load(open(args.checkout))
+    ckdb = json.load(open(args.checkout_pgbench))
+    co = json.load(open(args.collect))
+    codb = json.load(open(args.collect_pgbench))
+
+    rows = [
+        ("checkout", "service: PUT cart item + POST /v1/checkout", ck["rate"], "/s", ck["post"], ck["completed"],
+         sum(ck["errors"].values())),
+        ("", "pgbench: cart upsert + checkout transaction", ckdb["tps"], "tps", ckdb["latency"], ckdb["completed"],
+         ckdb["failed"]),
+        ("collection", "service: POST /v1/collections", co["rate"], "/s", co["scan"], co["completed"],
+         sum(co["errors"].values())),
+        ("", "pgbench: collection transaction", codb["tps"], "tps", codb["latency"], codb["completed"],
+         codb["failed"]),
+    ]
+    print()
+    print(f"{'':11}{'':46}{'throughput':>14}{'p50':>10}{'p99':>10}{'n':>8}{'errors':>8}")
+    for group, what, rate, unit, lat, n, errors in rows:
+        print(f"{group:11}{what:46}{rate:>10.1f} {unit:<3}{lat['p50_ms']:>7.2f} ms{lat['p99_ms']:>7.2f} ms{n:>8}{errors:>8}")
+    ck_ratio = ck["rate"] / ckdb["tps"]
+    co_ratio = co["rate"] / codb["tps"]
+    print()
+    print(f"service / pgbench throughput: checkout {ck_ratio:.2f}x ({ck_ratio * 100:.0f}% of the database's own rate), "
+          f"collection {co_ratio:.2f}x ({co_ratio * 100:.0f}%)")
+    print(f"latency (service p50 / pgbench p50): checkout {ck['post']['p50_ms'] / ckdb['latency']['p50_ms']:.1f}x, "
+          f"collection {co['scan']['p50_ms'] / codb['latency']['p50_ms']:.1f}x")
+    print()
+    print("README row:")
+    print(f"| checkout and collection | `scripts/checkout-bench` | {ck['clients']} clients over loopback, release build: "
+          f"checkout {ck['rate']:,.0f}/s (p50 {ck['post']['p50_ms']:.0f} ms / p99 {ck['post']['p99_ms']:.0f} ms) vs "
+          f"pgbench {ckdb['tps']:,.0f} tps (p50 {ckdb['latency']['p50_ms']:.0f} ms / p99 {ckdb['latency']['p99_ms']:.0f} ms) — "
+          f"**{ck_ratio:.2f}×**; collection scan {co['rate']:,.0f}/s (p50 {co['scan']['p50_ms']:.0f} ms / "
+          f"p99 {co['scan']['p99_ms']:.0f} ms) vs pgbench {codb['tps']:,.0f} tps (p50 {codb['latency']['p50_ms']:.0f} ms / "
+          f"p99 {codb['latency']['p99_ms']:.0f} ms) — **{co_ratio:.2f}×** |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("signin")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--password", required=True)
+    p.add_argument("--customers", nargs="*", default=[])
+    p.add_argument("--staff", nargs="*", default=[])
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_signin)
+
+    p = sub.add_parser("checkout")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--sessions", required=True)
+    p.add_argument("--products", required=True, help="file of product ids, one a line")
+    p.add_argument("--duration", type=float, default=20)
+    p.add_argument("--max", type=int, default=20000, help="measured checkouts at most")
+    p.add_argument("--warmup", type=int, default=10, help="unmeasured checkouts per client first")
+    p.add_argument("--tokens-out", required=True)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_checkout)
+
+    p = sub.add_parser("collect")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--sessions", required=True)
+    p.add_argument("--tokens", required=True)
+    p.add_argument("--duration", type=float, default=20)
+    p.add_argument("--warmup", type=int, default=10, help="unmeasured scans per client first")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_collect)
+
+    p = sub.add_parser("pgbench")
+    p.add_argument("--stdout", required=True)
+    p.add_argument("--log-prefix", required=True)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_pgbench)
+
+    p = sub.add_parser("report")
+    for name in ("checkout", "checkout-pgbench", "collect", "collect-pgbench"):
+        p.add_argument("--" + name, required=True)
+    p.set_defaults(func=cmd_report)
+
+    args = parser.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
