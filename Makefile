@@ -3,8 +3,8 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 # What the service needs to build and run, and what the tests use besides.
-RUN_PACKAGES  := pkg-config libqrencode-dev libpng-dev libpq-dev postgresql postgresql-contrib
-TEST_PACKAGES := zbar-tools chromium poppler-utils
+RUN_PACKAGES  := pkg-config libqrencode-dev libpng-dev libpq-dev postgresql postgresql-contrib zbar-tools
+TEST_PACKAGES := chromium poppler-utils
 
 DATA_DIR ?= .fulfilment/postgres
 HOST ?= 127.0.0.1
