@@ -46,3 +46,11 @@ CREATE TABLE picks (
     FOREIGN KEY (store_id, batch_id) REFERENCES pick_batches (store_id, id),
     FOREIGN KEY (batch_id, order_id) REFERENCES pick_batch_orders (batch_id, order_id)
 );
+
+-- What an order line holds of its store's stock. Until the order is packaged a line holds all
+-- it ordered; packaging releases what a line closed short did not get, so from then on it
+-- holds what was picked. Cancellation and collection release or sell exactly this.
+CREATE FUNCTION held_quantity(line order_lines, packaged boolean) RETURNS integer
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN packaged AND line.picked_short THEN coalesce(line.picked_quantity, 0) ELSE line.quantity END
+$$;

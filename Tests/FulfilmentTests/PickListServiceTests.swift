@@ -189,4 +189,54 @@ struct PickListServiceTests {
             #expect(try await app.request(.get, "/v1/pick-lists/\(id)").status == .unauthorized)
         }
     }
+
+    @Test("a short-picked order is paid and collected for what is in the bags; stock sells only that")
+    func shortPickCollected() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let aisle = try await app.createAisle(store: store, code: "2", name: "Spices", walkOrder: 1)
+            let chilli = try await app.createProduct(store: store, name: "Chilli Powder", price: 500, onHand: 10, aisle: aisle)
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store, [(chilli, 3)])
+            let order = try await app.checkout(customer).json
+            let orderID = try #require(order["id"].string)
+            let staff = try await app.signIn(role: .staff, store: store)
+            let list = try await app.request(.post, "/v1/stores/\(store)/pick-lists", json: [:], token: staff.token)
+            let listID = try #require(list.json["id"].string)
+            let picked = try await app.request(
+                .post, "/v1/pick-lists/\(listID)/picks",
+                json: ["orderId": .string(orderID), "productId": .string(chilli), "quantity": 2, "short": true], token: staff.token)
+            #expect(picked.json["short"].bool == true)
+            #expect(try await app.request(.post, "/v1/pick-lists/\(listID)/complete", json: [:], token: staff.token).status == .ok)
+            #expect(try await app.stock(store: store, product: chilli) == (10, 2))
+            let packaged = try await app.request(.get, "/v1/orders/\(orderID)", token: customer.token).json
+            #expect(packaged["status"].string == "packaged")
+            #expect(packaged["total"]["amount"].int == 1000)
+            #expect(try await app.pay(packaged, by: staff).status == .created)
+            let scanned = try await app.scan(try #require(order["pickupToken"].string), by: staff)
+            #expect(scanned.status == .ok)
+            #expect(try await app.stock(store: store, product: chilli) == (8, 0))
+        }
+    }
+
+    @Test("cancelling a short-packaged order gives back only what it still held")
+    func shortPickCancelled() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let chilli = try await app.createProduct(store: store, name: "Chilli Powder", onHand: 10)
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store, [(chilli, 3)])
+            let orderID = try #require(try await app.checkout(customer).json["id"].string)
+            let staff = try await app.signIn(role: .staff, store: store)
+            let list = try await app.request(.post, "/v1/stores/\(store)/pick-lists", json: [:], token: staff.token)
+            let listID = try #require(list.json["id"].string)
+            _ = try await app.request(
+                .post, "/v1/pick-lists/\(listID)/picks",
+                json: ["orderId": .string(orderID), "productId": .string(chilli), "quantity": 1, "short": true], token: staff.token)
+            _ = try await app.request(.post, "/v1/pick-lists/\(listID)/complete", json: [:], token: staff.token)
+            #expect(try await app.stock(store: store, product: chilli) == (10, 1))
+            #expect(try await app.transition(orderID, to: "cancelled", by: staff).status == .ok)
+            #expect(try await app.stock(store: store, product: chilli) == (10, 0))
+        }
+    }
 }

@@ -10,6 +10,7 @@ import http.client
 import itertools
 import json
 import math
+import os
 import random
 import re
 import sys
@@ -24,6 +25,41 @@ def percentile(sorted_values, p):
         return float("nan")
     rank = max(1, math.ceil(p / 100 * len(sorted_values)))
     return sorted_values[min(rank, len(sorted_values)) - 1]
+
+
+def _stat(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        text = f.read()
+    return text[text.rindex(")") + 2:].split()   # fields from the 3rd (state) on
+
+
+def cpu_seconds(server_pid=None, postmaster_pid=None):
+    """CPU seconds so far of the service process and of the PostgreSQL cluster (the postmaster,
+    its live children, and the children it has reaped)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    result = {}
+    if server_pid:
+        f = _stat(server_pid)
+        result["service"] = (int(f[11]) + int(f[12])) / tick
+    if postmaster_pid:
+        f = _stat(postmaster_pid)
+        total = sum(int(x) for x in f[11:15])
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                g = _stat(entry)
+            except OSError:
+                continue
+            if g[1] == str(postmaster_pid):
+                total += int(g[11]) + int(g[12])
+        result["postgres"] = total / tick
+    return result
+
+
+def cpu_delta(before, after, operations):
+    """Milliseconds of CPU per operation, by whom."""
+    return {k: (after[k] - before[k]) * 1000 / operations for k in after if k in before and operations}
 
 
 def summary(latencies_s):
@@ -91,6 +127,12 @@ def run_threads(count, target):
         thread.join()
     if errors:
         sys.exit("HTTP load failed:\n  " + "\n  ".join(errors[:5]))
+
+
+def cpu_text(result):
+    """"CPU per op: service 1.2 ms, postgres 0.8 ms, client 0.3 ms (of 40 s of CPU)"."""
+    parts = [f"{k} {v:.2f} ms" for k, v in result["cpu_ms"].items()]
+    return "CPU per op: " + ", ".join(parts) if parts else "CPU not measured"
 
 
 # ---- sign-ins -------------------------------------------------------------------------------
@@ -169,6 +211,8 @@ def cmd_checkout(args):
 
     def coordinator():
         ready.wait()
+        holder["cpu"] = cpu_seconds(args.server_pid, args.postmaster_pid)
+        holder["client_cpu"] = time.process_time()
         holder["start"] = time.perf_counter()
         go.wait()
 
@@ -177,17 +221,21 @@ def cmd_checkout(args):
     run_threads(clients, worker)
     coordinating.join()
     elapsed = max(finish.values()) - holder["start"]
+    cpu_after = cpu_seconds(args.server_pid, args.postmaster_pid)
+    cpu_after["client"] = time.process_time()
+    holder["cpu"]["client"] = holder["client_cpu"]
     with open(args.tokens_out, "w") as out:
         out.write("\n".join(tokens) + "\n")
     result = {
         "clients": clients, "seconds": elapsed, "completed": len(post_lat),
         "rate": len(post_lat) / elapsed, "errors": bad,
         "post": summary(post_lat), "put": summary(put_lat),
+        "cpu_ms": cpu_delta(holder["cpu"], cpu_after, len(post_lat)), "cpu_s": cpu_delta(holder["cpu"], cpu_after, 1000),
     }
     json.dump(result, open(args.out, "w"))
     print(f"  {len(post_lat)} checkouts in {elapsed:.1f} s by {clients} clients: {result['rate']:.1f}/s; "
           f"POST /v1/checkout p50 {result['post']['p50_ms']:.1f} ms p99 {result['post']['p99_ms']:.1f} ms; "
-          f"PUT cart item p50 {result['put']['p50_ms']:.1f} ms; errors {bad or 'none'}")
+          f"PUT cart item p50 {result['put']['p50_ms']:.1f} ms; errors {bad or 'none'}; {cpu_text(result)}")
 
 
 # ---- collection scans -----------------------------------------------------------------------
@@ -230,6 +278,8 @@ def cmd_collect(args):
 
     def coordinator():
         ready.wait()
+        holder["cpu"] = cpu_seconds(args.server_pid, args.postmaster_pid)
+        holder["client_cpu"] = time.process_time()
         holder["start"] = time.perf_counter()
         go.wait()
 
@@ -238,15 +288,19 @@ def cmd_collect(args):
     run_threads(clients, worker)
     coordinating.join()
     elapsed = max(finish.values()) - holder["start"]
+    cpu_after = cpu_seconds(args.server_pid, args.postmaster_pid)
+    cpu_after["client"] = time.process_time()
+    holder["cpu"]["client"] = holder["client_cpu"]
     result = {
         "clients": clients, "seconds": elapsed, "completed": len(latencies),
         "rate": len(latencies) / elapsed, "errors": bad, "scan": summary(latencies),
         "ran_out": len(latencies) + sum(bad.values()) >= len(measured_tokens),
+        "cpu_ms": cpu_delta(holder["cpu"], cpu_after, len(latencies)), "cpu_s": cpu_delta(holder["cpu"], cpu_after, 1000),
     }
     json.dump(result, open(args.out, "w"))
     print(f"  {len(latencies)} scans in {elapsed:.1f} s by {clients} clients: {result['rate']:.1f}/s; "
           f"POST /v1/collections p50 {result['scan']['p50_ms']:.1f} ms p99 {result['scan']['p99_ms']:.1f} ms; "
-          f"errors {bad or 'none'}{' (used every token)' if result['ran_out'] else ''}")
+          f"errors {bad or 'none'}{' (used every token)' if result['ran_out'] else ''}; {cpu_text(result)}")
 
 
 # ---- pgbench --------------------------------------------------------------------------------
@@ -267,7 +321,12 @@ def cmd_pgbench(args):
             # or "failed"/"skipped" instead of a time
             if len(fields) >= 3 and fields[2].isdigit():
                 latencies.append(int(fields[2]) / 1e6)
+    completed = grab(r"^number of transactions actually processed: (\d+)", int, 0)
+    cpu = {}
+    if args.cpu_before:
+        cpu = cpu_delta(json.load(open(args.cpu_before)), cpu_seconds(None, args.postmaster_pid), completed)
     result = {
+        "cpu_ms": cpu,
         "tps": grab(r"^tps = ([0-9.]+) \(without initial connection time\)"),
         "completed": grab(r"^number of transactions actually processed: (\d+)", int, 0),
         "failed": grab(r"^number of failed transactions: (\d+)", int, 0),
@@ -277,10 +336,14 @@ def cmd_pgbench(args):
     json.dump(result, open(args.out, "w"))
     print(f"  pgbench: {result['completed']} transactions, {result['tps']:.1f} tps; "
           f"p50 {result['latency']['p50_ms']:.2f} ms p99 {result['latency']['p99_ms']:.2f} ms; "
-          f"failed {result['failed']}")
+          f"failed {result['failed']}; {cpu_text(result)}")
 
 
 # ---- the table ------------------------------------------------------------------------------
+
+def cmd_cpu(args):
+    json.dump(cpu_seconds(None, args.postmaster_pid), open(args.out, "w"))
+
 
 def cmd_report(args):
     ck = json.load(open(args.checkout))
@@ -288,35 +351,49 @@ def cmd_report(args):
     co = json.load(open(args.collect))
     codb = json.load(open(args.collect_pgbench))
 
+    def cpu(result, who):
+        value = result.get("cpu_ms", {}).get(who)
+        return f"{value:6.2f}" if value is not None else f"{'-':>6}"
+
     rows = [
         ("checkout", "service: PUT cart item + POST /v1/checkout", ck["rate"], "/s", ck["post"], ck["completed"],
-         sum(ck["errors"].values())),
+         sum(ck["errors"].values()), ck),
         ("", "pgbench: cart upsert + checkout transaction", ckdb["tps"], "tps", ckdb["latency"], ckdb["completed"],
-         ckdb["failed"]),
+         ckdb["failed"], ckdb),
         ("collection", "service: POST /v1/collections", co["rate"], "/s", co["scan"], co["completed"],
-         sum(co["errors"].values())),
+         sum(co["errors"].values()), co),
         ("", "pgbench: collection transaction", codb["tps"], "tps", codb["latency"], codb["completed"],
-         codb["failed"]),
+         codb["failed"], codb),
     ]
     print()
-    print(f"{'':11}{'':46}{'throughput':>14}{'p50':>10}{'p99':>10}{'n':>8}{'errors':>8}")
-    for group, what, rate, unit, lat, n, errors in rows:
-        print(f"{group:11}{what:46}{rate:>10.1f} {unit:<3}{lat['p50_ms']:>7.2f} ms{lat['p99_ms']:>7.2f} ms{n:>8}{errors:>8}")
+    print(f"{'':11}{'':44}{'throughput':>14}{'p50':>10}{'p99':>10}{'n':>7}{'errors':>7}"
+          f"   CPU ms/op: service postgres client")
+    for group, what, rate, unit, lat, n, errors, result in rows:
+        print(f"{group:11}{what:44}{rate:>10.1f} {unit:<3}{lat['p50_ms']:>7.2f} ms{lat['p99_ms']:>7.2f} ms{n:>7}{errors:>7}"
+              f"   {'':10}{cpu(result, 'service')}   {cpu(result, 'postgres')} {cpu(result, 'client')}")
     ck_ratio = ck["rate"] / ckdb["tps"]
     co_ratio = co["rate"] / codb["tps"]
     print()
-    print(f"service / pgbench throughput: checkout {ck_ratio:.2f}x ({ck_ratio * 100:.0f}% of the database's own rate), "
-          f"collection {co_ratio:.2f}x ({co_ratio * 100:.0f}%)")
-    print(f"latency (service p50 / pgbench p50): checkout {ck['post']['p50_ms'] / ckdb['latency']['p50_ms']:.1f}x, "
+    print(f"service / pgbench throughput: checkout {ck_ratio:.2f}x, collection {co_ratio:.2f}x")
+    print(f"service p50 / pgbench p50:    checkout {ck['post']['p50_ms'] / ckdb['latency']['p50_ms']:.1f}x, "
           f"collection {co['scan']['p50_ms'] / codb['latency']['p50_ms']:.1f}x")
+    print("(service latency: the one HTTP request; pgbench latency: its whole script. Service, PostgreSQL and the\n"
+          " load generators share this machine's cores, so throughput is bounded by their CPU per operation.)")
+    if args.serve_log:
+        def logged(path, status):
+            pattern = re.compile(rf" ms=(\d+) path={re.escape(path)} .*status={status} ")
+            values = sorted(int(m.group(1)) for line in open(args.serve_log) if (m := pattern.search(line)))
+            return f"p50 {percentile(values, 50)} ms, p99 {percentile(values, 99)} ms (n={len(values)})"
+        print(f"the service's own request log (whole ms, warm-up included): "
+              f"POST /v1/checkout {logged('/v1/checkout', 201)}; POST /v1/collections {logged('/v1/collections', 200)}")
     print()
     print("README row:")
-    print(f"| checkout and collection | `scripts/checkout-bench` | {ck['clients']} clients over loopback, release build: "
-          f"checkout {ck['rate']:,.0f}/s (p50 {ck['post']['p50_ms']:.0f} ms / p99 {ck['post']['p99_ms']:.0f} ms) vs "
-          f"pgbench {ckdb['tps']:,.0f} tps (p50 {ckdb['latency']['p50_ms']:.0f} ms / p99 {ckdb['latency']['p99_ms']:.0f} ms) — "
-          f"**{ck_ratio:.2f}×**; collection scan {co['rate']:,.0f}/s (p50 {co['scan']['p50_ms']:.0f} ms / "
-          f"p99 {co['scan']['p99_ms']:.0f} ms) vs pgbench {codb['tps']:,.0f} tps (p50 {codb['latency']['p50_ms']:.0f} ms / "
-          f"p99 {codb['latency']['p99_ms']:.0f} ms) — **{co_ratio:.2f}×** |")
+    print(f"| checkout and collection | `scripts/checkout-bench` | {ck['clients']} clients over loopback, release build, "
+          f"{os.cpu_count()} cores: checkout {ck['rate']:,.0f}/s, p50 {ck['post']['p50_ms']:.0f} ms / "
+          f"p99 {ck['post']['p99_ms']:.0f} ms, vs pgbench {ckdb['tps']:,.0f} tps, p50 {ckdb['latency']['p50_ms']:.0f} ms / "
+          f"p99 {ckdb['latency']['p99_ms']:.0f} ms: **{ck_ratio:.2f}×**; collection scan {co['rate']:,.0f}/s, "
+          f"p50 {co['scan']['p50_ms']:.0f} ms / p99 {co['scan']['p99_ms']:.0f} ms, vs pgbench {codb['tps']:,.0f} tps, "
+          f"p50 {codb['latency']['p50_ms']:.0f} ms / p99 {codb['latency']['p99_ms']:.0f} ms: **{co_ratio:.2f}×** |")
 
 
 def main():
@@ -339,6 +416,8 @@ def main():
     p.add_argument("--max", type=int, default=20000, help="measured checkouts at most")
     p.add_argument("--warmup", type=int, default=10, help="unmeasured checkouts per client first")
     p.add_argument("--tokens-out", required=True)
+    p.add_argument("--server-pid", type=int)
+    p.add_argument("--postmaster-pid", type=int)
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_checkout)
 
@@ -346,6 +425,8 @@ def main():
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--sessions", required=True)
     p.add_argument("--tokens", required=True)
+    p.add_argument("--server-pid", type=int)
+    p.add_argument("--postmaster-pid", type=int)
     p.add_argument("--duration", type=float, default=20)
     p.add_argument("--warmup", type=int, default=10, help="unmeasured scans per client first")
     p.add_argument("--out", required=True)
@@ -354,12 +435,20 @@ def main():
     p = sub.add_parser("pgbench")
     p.add_argument("--stdout", required=True)
     p.add_argument("--log-prefix", required=True)
+    p.add_argument("--postmaster-pid", type=int)
+    p.add_argument("--cpu-before", help="from the cpu command, just before pgbench started")
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_pgbench)
+
+    p = sub.add_parser("cpu")
+    p.add_argument("--postmaster-pid", type=int, required=True)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_cpu)
 
     p = sub.add_parser("report")
     for name in ("checkout", "checkout-pgbench", "collect", "collect-pgbench"):
         p.add_argument("--" + name, required=True)
+    p.add_argument("--serve-log")
     p.set_defaults(func=cmd_report)
 
     args = parser.parse_args()

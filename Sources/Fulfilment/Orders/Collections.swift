@@ -45,7 +45,8 @@ struct Collections: Sendable {
                     UPDATE pickup_tokens SET used_at = now(), used_by = \(staff.userID.rawValue)
                     WHERE order_id = \(orderID.rawValue) AND used_at IS NULL
                 ), s AS (
-                    UPDATE stock SET on_hand = stock.on_hand - l.quantity, reserved = stock.reserved - l.quantity,
+                    UPDATE stock SET on_hand = stock.on_hand - held_quantity(l, true),
+                                     reserved = stock.reserved - held_quantity(l, true),
                                      updated_at = now()
                     FROM order_lines l
                     WHERE l.order_id = \(orderID.rawValue) AND stock.store_id = \(store.rawValue)

@@ -149,6 +149,24 @@ enum OrderQueries {
             """, logger: logger)
     }
 
+    /// Packaging a pending order: every line closed short gives back the stock it did not get,
+    /// and the total becomes what is in the bags. Call with the order's stock rows locked.
+    static func releaseShortLines(of order: OrderID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            UPDATE stock SET reserved = stock.reserved - (l.quantity - held_quantity(l, true)), updated_at = now()
+            FROM order_lines l
+            WHERE l.order_id = \(order.rawValue) AND l.picked_short
+              AND stock.store_id = \(store.rawValue) AND stock.product_id = l.product_id
+            """, logger: logger)
+        try await connection.query(
+            """
+            UPDATE orders SET total_amount = (
+                SELECT coalesce(sum(l.unit_price * held_quantity(l, true)), 0) FROM order_lines l WHERE l.order_id = \(order.rawValue))
+            WHERE id = \(order.rawValue) AND EXISTS (SELECT 1 FROM order_lines WHERE order_id = \(order.rawValue) AND picked_short)
+            """, logger: logger)
+    }
+
     static func recordEvent(
         order: OrderID, store: StoreID, from: OrderStatus?, to: OrderStatus, actor: UserID?, reason: String?,
         on connection: PostgresConnection, logger: Logger

@@ -63,7 +63,7 @@ enum OrderTransitions {
         guard from.canTransition(to: to) else {
             throw OrderError.invalidTransition(from: from, to: to, allowed: from.manualTargets)
         }
-        if to == .cancelled {
+        if to == .cancelled || to == .packaged {
             // Stock rows first, in product-id order, like checkout: no deadlocks.
             try await OrderQueries.lockStock(of: id, store: store, on: connection, logger: logger)
         }
@@ -83,10 +83,14 @@ enum OrderTransitions {
             let now = try await status(of: id, on: connection, logger: logger)?.status ?? from
             throw OrderError.invalidTransition(from: now, to: to, allowed: now.manualTargets)
         }
+        if to == .packaged {
+            try await OrderQueries.releaseShortLines(of: id, store: store, on: connection, logger: logger)
+        }
         if to == .cancelled {
+            // What the order still holds: all it ordered while pending, what was picked once packaged.
             try await connection.query(
                 """
-                UPDATE stock SET reserved = stock.reserved - l.quantity, updated_at = now()
+                UPDATE stock SET reserved = stock.reserved - held_quantity(l, \(from != .pending)), updated_at = now()
                 FROM order_lines l
                 WHERE l.order_id = \(id.rawValue) AND stock.store_id = \(store.rawValue) AND stock.product_id = l.product_id
                 """, logger: logger)

@@ -97,8 +97,9 @@ struct PickLists: Sendable {
     }
 
     /// Packages every pending order of the batch whose lines are all picked or closed short,
-    /// in one transaction: short lines release their unpicked reservation and reduce the
-    /// order's total. Orders not finished stay pending and return to the pool.
+    /// in one transaction, through the order state machine: short lines release their unpicked
+    /// reservation and reduce the order's total (`OrderQueries.releaseShortLines`). Orders not
+    /// finished stay pending and return to the pool.
     func complete(batch id: UUID, by identity: Identity, logger: Logger) async throws -> Completion {
         _ = try await batch(id, for: identity, logger: logger)
         return try await database.transaction(logger: logger) { connection in
@@ -125,39 +126,25 @@ struct PickLists: Sendable {
             for order in batch.orders where OrderStatus(rawValue: order.status) == .pending {
                 let lines = batch.lines.filter { $0.orderID == order.orderID }
                 let done = lines.allSatisfy { $0.picked == $0.quantity || $0.short }
-                guard done, OrderStatus.pending.canTransition(to: .packaged) else {
+                guard done else {
                     completion.leftPending.append(order.orderID)
                     continue
                 }
                 let orderID = OrderID(order.orderID)
                 let shorts = lines.filter { $0.picked < $0.quantity }
-                for line in shorts {
-                    try await connection.query(
-                        """
-                        UPDATE stock SET reserved = reserved - \(line.quantity - line.picked), updated_at = now()
-                        WHERE store_id = \(batch.storeID.rawValue) AND product_id = \(line.productID)
-                        """, logger: logger)
-                }
-                let moved = try await connection.query(
-                    """
-                    UPDATE orders SET status = 'packaged', packaged_at = now(),
-                        total_amount = (SELECT coalesce(sum(unit_price * coalesce(picked_quantity, quantity)), 0)
-                                        FROM order_lines WHERE order_id = \(order.orderID))
-                    WHERE id = \(order.orderID) AND status = 'pending'
-                    RETURNING 1
-                    """, logger: logger)
-                var didMove = false
-                for try await _ in moved { didMove = true }
-                guard didMove else {
+                let reason = shorts.isEmpty
+                    ? "picked on pick list \(id.uuidString.lowercased())"
+                    : "picked on pick list \(id.uuidString.lowercased()); short: "
+                        + shorts.map { "\($0.name) \($0.picked)/\($0.quantity)" }.joined(separator: ", ")
+                do {
+                    try await OrderTransitions.apply(
+                        order: orderID, store: batch.storeID, from: .pending, to: .packaged, reason: reason,
+                        actor: identity.userID, on: connection, logger: logger)
+                } catch OrderError.invalidTransition {
+                    // Moved (e.g. cancelled) by someone else meanwhile: it stays as they left it.
                     completion.leftPending.append(order.orderID)
                     continue
                 }
-                let reason = shorts.isEmpty
-                    ? "picked on pick list \(id.uuidString.lowercased())"
-                    : "picked on pick list \(id.uuidString.lowercased()); short: " + shorts.map { "\($0.name) \($0.picked)/\($0.quantity)" }.joined(separator: ", ")
-                try await OrderQueries.recordEvent(
-                    order: orderID, store: batch.storeID, from: .pending, to: .packaged, actor: identity.userID, reason: reason,
-                    on: connection, logger: logger)
                 completion.packaged.append(order.orderID)
             }
             try await connection.query(
