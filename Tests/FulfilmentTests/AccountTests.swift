@@ -203,6 +203,22 @@ struct AccountTests {
         }
     }
 
+    @Test("a staff member of store A cannot act on store B's data")
+    func staffOtherStore() async throws {
+        try await withApp { app in
+            let storeA = try await app.createStore(code: "STAFF-A")
+            let storeB = try await app.createStore(code: "STAFF-B")
+            let staffA = try await app.signIn(role: .staff, store: storeA)
+            let ownBoard = try await app.request(.get, "/v1/stores/\(storeA)/orders", token: staffA.token)
+            let otherBoard = try await app.request(.get, "/v1/stores/\(storeB)/orders", token: staffA.token)
+            let otherPickList = try await app.request(.post, "/v1/stores/\(storeB)/pick-lists", json: [:], token: staffA.token)
+            #expect(ownBoard.status == .ok)
+            #expect(otherBoard.status == .forbidden)
+            #expect(otherBoard.errorCode == "forbidden")
+            #expect(otherPickList.status == .forbidden)
+        }
+    }
+
     @Test("every operation in the contract has an access policy")
     func policyCoversContract() throws {
         let spec = String(decoding: OpenAPIDocument.yaml, as: UTF8.self)
