@@ -2,12 +2,16 @@ import ArgumentParser
 import Fulfilment
 import Foundation
 import Logging
+import QRReceipt
 
 struct Seed: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Load data: --demo loads the demo store (idempotent).")
 
     @Flag(help: "Load the demo store, its aisles and catalogue.")
     var demo = false
+
+    @Option(help: "Pickup keys directory, to sign the demo orders' receipts. Env: FULFILMENT_KEYS_DIR. Default: ./.fulfilment/keys")
+    var keysDir: String?
 
     @OptionGroup var database: DatabaseOptions
 
@@ -17,17 +21,20 @@ struct Seed: AsyncParsableCommand {
 
     func run() async throws {
         let logger = makeLogger()
+        let keyring = try PickupKeys.forService(
+            directory: keysDir.map { URL(fileURLWithPath: $0) } ?? keysDirectoryFromEnvironment(),
+            embeddedDatabase: database.explicitConnection == nil)
         try await database.withDatabase(logger: logger) { connection in
             try await Migrator(connection: connection, migrations: try Migration.load(from: Migration.defaultDirectory))
                 .migrate(logger: logger)
-            try await seedDemo(connection: connection, logger: logger)
+            try await seedDemo(connection: connection, signer: keyring.signer, logger: logger)
         }
     }
 }
 
-/// Loads the demo store and its demo accounts, and prints what it did (with the demo
-/// credentials, which exist only to be shared).
-func seedDemo(connection: ConnectionInfo, logger: Logger) async throws {
+/// Loads the demo store, its demo accounts and a few pending orders (receipts signed by
+/// `signer`), and prints what it did, with the demo credentials, which exist only to be shared.
+func seedDemo(connection: ConnectionInfo, signer: PickupTokenSigner, logger: Logger) async throws {
     try await withDatabaseClient(connection: connection, logger: logger) { database in
         let summary = try await DemoSeed.load(into: database, logger: logger)
         guard summary.created else {
@@ -42,7 +49,10 @@ func seedDemo(connection: ConnectionInfo, logger: Logger) async throws {
                 email: account.email, name: "Demo \(role.rawValue.capitalized)", password: account.password, role: role,
                 store: StoreID(summary.storeID), logger: logger)
         }
-        announce("Loaded the demo store (\(summary.products) products). Demo accounts:")
+        let orders = try await DemoOrders.place(
+            into: database, signer: signer, customerEmail: DemoAccounts.customer.email, store: StoreID(summary.storeID),
+            logger: logger)
+        announce("Loaded the demo store (\(summary.products) products, pending orders \(orders.map { "#\($0)" }.joined(separator: ", "))). Demo accounts:")
         for (label, account) in [("customer", DemoAccounts.customer), ("staff", DemoAccounts.staff), ("manager", DemoAccounts.manager)] {
             announce("  \(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(account.password)")
         }

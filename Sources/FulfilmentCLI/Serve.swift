@@ -49,7 +49,7 @@ struct Serve: AsyncParsableCommand {
             if demo {
                 try await Migrator(connection: connection, migrations: try Migration.load(from: configuration.migrationsDirectory))
                     .migrate(logger: logger)
-                try await seedDemo(connection: connection, logger: logger)
+                try await seedDemo(connection: connection, signer: keyring.signer, logger: logger)
             }
             let app = try await buildApplication(configuration, logger: logger)
             announce("Fulfilment is starting at http://\(host):\(port) — API contract: http://\(host):\(port)/openapi.yaml, readiness: /readyz")

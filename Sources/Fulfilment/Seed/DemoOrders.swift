@@ -1,0 +1,45 @@
+import Foundation
+import Logging
+import PostgresNIO
+import QRReceipt
+
+/// A few pending orders of the demo customer, placed through the real checkout, so the order
+/// board, pick lists and QR receipts have something to show on the first `make run`.
+public enum DemoOrders {
+    /// Baskets by product name fragment and quantity; every name is in `DemoCatalogue`.
+    static let baskets: [[(String, Int)]] = [
+        [("Mozzarella", 2), ("Spam", 1), ("Baguette", 1), ("Chilli Powder", 1)],
+        [("Ackee", 2), ("Breadfruit", 1), ("Mozzarella", 1), ("Moringa Powder", 1)],
+        [("Spam", 3), ("Hard Dough Bread", 1)],
+    ]
+
+    /// Places the demo orders for `customerEmail` at `store`; returns their numbers.
+    public static func place(
+        into database: Database, signer: PickupTokenSigner, customerEmail: String, store: StoreID, logger: Logger
+    ) async throws -> [Int64] {
+        guard let (customer, _) = try await UserQueries.credentials(email: customerEmail, on: database.client, logger: logger) else {
+            return []
+        }
+        let checkout = Checkout(database: database, signer: signer)
+        var numbers: [Int64] = []
+        try await CartQueries.setStore(customer: customer.id, store: store, on: database.client, logger: logger)
+        for (index, basket) in baskets.enumerated() {
+            for (name, quantity) in basket {
+                guard let product = try await productID(named: name, on: database.client, logger: logger) else { continue }
+                try await CartQueries.setQuantity(customer: customer.id, product: product, quantity: quantity, on: database, logger: logger)
+            }
+            let result = try await checkout.run(
+                customer: customer.id, method: .payAtCollection, idempotencyKey: "demo-order-\(index + 1)", logger: logger)
+            numbers.append(result.order.number)
+        }
+        return numbers
+    }
+
+    private static func productID(named fragment: String, on client: PostgresClient, logger: Logger) async throws -> ProductID? {
+        let pattern = "%\(fragment)%"
+        let rows = try await client.query(
+            "SELECT id FROM products WHERE name ILIKE \(pattern) AND NOT discontinued ORDER BY sku LIMIT 1", logger: logger)
+        for try await id in rows.decode(UUID.self) { return ProductID(id) }
+        return nil
+    }
+}
