@@ -44,9 +44,9 @@ enum PickBatchQueries {
     }
 
     /// A batch with its orders, lines and the store's locations for those products.
-    static func batch(id: UUID, on connection: PostgresConnection, logger: Logger) async throws -> PickBatch? {
+    static func batch(id: UUID, on connection: some SQLRunner, logger: Logger) async throws -> PickBatch? {
         var batch: PickBatch?
-        let head = try await connection.query(
+        let head = try await connection.run(
             """
             SELECT b.id, b.store_id, s.name, b.status, b.created_at, b.completed_at
             FROM pick_batches b JOIN stores s ON s.id = b.store_id WHERE b.id = \(id)
@@ -57,7 +57,7 @@ enum PickBatchQueries {
                 orders: [], lines: [], locations: [:])
         }
         guard var batch else { return nil }
-        let orders = try await connection.query(
+        let orders = try await connection.run(
             """
             SELECT o.id, o.number, bo.tote, o.status FROM pick_batch_orders bo JOIN orders o ON o.id = bo.order_id
             WHERE bo.batch_id = \(id) ORDER BY bo.tote
@@ -65,7 +65,7 @@ enum PickBatchQueries {
         for try await row in orders.decode((UUID, Int64, String, String).self) {
             batch.orders.append(.init(orderID: row.0, number: row.1, tote: row.2, status: row.3))
         }
-        let lines = try await connection.query(
+        let lines = try await connection.run(
             """
             SELECT l.order_id, o.number, l.product_id, l.name, p.sku, p.barcode, l.quantity,
                    coalesce(l.picked_quantity, 0), l.picked_short,

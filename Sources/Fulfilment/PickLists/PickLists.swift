@@ -34,10 +34,8 @@ struct PickLists: Sendable {
 
     /// The batch, if `staff` works at its store (others get 404, as if it did not exist).
     func batch(_ id: UUID, for identity: Identity, logger: Logger) async throws -> PickBatch {
-        let found = try await database.client.withConnection { connection in
-            try await PickBatchQueries.batch(id: id, on: connection, logger: logger)
-        }
-        guard let batch = found, identity.worksAt(batch.storeID)
+        guard let batch = try await PickBatchQueries.batch(id: id, on: database.client, logger: logger),
+            identity.worksAt(batch.storeID)
         else { throw PickBatchError.notFound }
         return batch
     }
