@@ -96,4 +96,27 @@ struct ServiceTests {
             #expect(back == .ok)
         }
     }
+
+    @Test("the embedded cluster starts again after its server was killed, even if its old PID is reused")
+    func embeddedRecoversFromKill() async throws {
+        let dir = URL(fileURLWithPath: "/tmp/fulfilment-kill-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let embedded = try EmbeddedPostgres(dataDirectory: dir.appendingPathComponent("pg"), logger: Logger(label: "test"))
+        try embedded.start()
+        defer { embedded.stop() }
+        let pidFile = embedded.clusterDirectory.appendingPathComponent("postmaster.pid")
+        let lines = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let serverPID = try #require(Int32(lines[0]))
+        // Kill it the hard way; it leaves its pid file (and here its socket, which we remove as a
+        // reboot would), and make the pid file name a live process: this test's own.
+        kill(serverPID, SIGKILL)
+        while kill(serverPID, 0) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        try? FileManager.default.removeItem(atPath: embedded.socketPath)
+        try ([String(getpid())] + lines.dropFirst().map(String.init)).joined(separator: "\n")
+            .write(to: pidFile, atomically: false, encoding: .utf8)
+        #expect(!embedded.isRunning)
+        #expect(try embedded.start())
+        #expect(embedded.isRunning)
+    }
 }

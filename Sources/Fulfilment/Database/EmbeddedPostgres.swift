@@ -41,8 +41,7 @@ public struct EmbeddedPostgres: Sendable {
         self.logger = logger
         guard let bin = Self.findBinDirectory() else { throw Failure.notInstalled }
         self.binDirectory = bin
-        let socket = self.dataDirectory.appendingPathComponent(".s.PGSQL.\(Self.port)").path
-        if socket.utf8.count > 100 { throw Failure.socketPathTooLong(socket) }
+        if socketPath.utf8.count > 100 { throw Failure.socketPathTooLong(socketPath) }
     }
 
     /// How to reach the running cluster: its socket folder, as a libpq host.
@@ -73,7 +72,8 @@ public struct EmbeddedPostgres: Sendable {
             ])
         }
         var startedHere = false
-        if (try? run("pg_ctl", ["-D", clusterDirectory.path, "status"])) == nil {
+        if !isRunning {
+            removeStalePidFile()
             try run("pg_ctl", [
                 "-D", clusterDirectory.path, "-l", logFile.path, "-w", "-t", "60",
                 "-o", "-c listen_addresses='' -k \(dataDirectory.path) -p \(Self.port) -c fsync=off -c max_connections=200",
@@ -88,6 +88,26 @@ public struct EmbeddedPostgres: Sendable {
             try run("createdb", ["-h", dataDirectory.path, "-p", String(Self.port), "-U", Self.user, Self.database])
         }
         return startedHere
+    }
+
+    var socketPath: String { dataDirectory.appendingPathComponent(".s.PGSQL.\(Self.port)").path }
+
+    /// Running means pg_ctl finds a live postmaster *and* its socket is in our folder: a
+    /// postmaster.pid left by a killed server can name a PID the system has since reused.
+    var isRunning: Bool {
+        (try? run("pg_ctl", ["-D", clusterDirectory.path, "status"])) != nil
+            && FileManager.default.fileExists(atPath: socketPath)
+    }
+
+    /// A server of this cluster always makes its socket here, so with no socket the pid file
+    /// is stale (the server was killed) and would stop a new one from starting.
+    private func removeStalePidFile() {
+        let pidFile = clusterDirectory.appendingPathComponent("postmaster.pid")
+        guard FileManager.default.fileExists(atPath: pidFile.path), !FileManager.default.fileExists(atPath: socketPath) else {
+            return
+        }
+        logger.warning("removing a stale postmaster.pid left by a server that is gone")
+        try? FileManager.default.removeItem(at: pidFile)
     }
 
     /// Stops the server (fast shutdown: open sessions are ended, data is kept).
