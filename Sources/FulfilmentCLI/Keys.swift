@@ -34,8 +34,7 @@ struct Keys: ParsableCommand {
         func run() throws {
             let url = directory.url
             let keyring = try PickupKeys.generate(in: url)
-            let file = url.appendingPathComponent(PickupKeyring.fileName(for: keyring.current.id))
-            print("Wrote pickup signing key \(keyring.current.id) to \(file.path) (mode 0600: keep it secret).")
+            printWritten(keyring.current.id, in: url)
             printPublicKeys([keyring.current.publicKey])
         }
     }
@@ -49,8 +48,7 @@ struct Keys: ParsableCommand {
             let url = directory.url
             var keyring = try PickupKeys.loadExisting(from: url)
             let id = try withKeyErrors { try keyring.rotate() }
-            let file = url.appendingPathComponent(PickupKeyring.fileName(for: id))
-            print("Wrote pickup signing key \(id) to \(file.path) (mode 0600: keep it secret).")
+            printWritten(id, in: url)
             let older = keyring.keys.dropLast().map(\.id.description)
             let stillTrusted = older.count == 1 ? "key \(older[0]) still verifies" : "keys \(older.joined(separator: ", ")) still verify"
             print("Key \(id) now signs new receipts (running services: after a restart); \(stillTrusted).")
@@ -90,4 +88,10 @@ private func withKeyErrors<T>(_ body: () throws -> T) throws -> T {
     } catch let error as PickupKeyError {
         throw PickupKeysError(PickupKeys.sentence(for: error))
     }
+}
+
+/// Where a new private key went; the key itself is never printed.
+private func printWritten(_ id: PickupKeyID, in directory: URL) {
+    let file = directory.appendingPathComponent(PickupKeyring.fileName(for: id))
+    print("Wrote pickup signing key \(id) to \(file.path) (mode 0600: keep it secret).")
 }

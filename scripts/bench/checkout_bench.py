@@ -154,6 +154,40 @@ def cmd_signin(args):
 
 # ---- checkouts ------------------------------------------------------------------------------
 
+def measured_run(args, clients, worker):
+    """Runs worker(i, gate) on `clients` threads. Each worker warms up, calls gate(), then does
+    its measured work. The span runs from the moment every worker is at the gate to the last
+    one's finish; CPU of the service, PostgreSQL and this process is read across that span.
+    Returns (elapsed seconds, cpu before, cpu after)."""
+    ready = threading.Barrier(clients + 1)
+    go = threading.Barrier(clients + 1)
+    finish, holder = {}, {}
+
+    def gate():
+        ready.wait()
+        go.wait()
+
+    def run(i):
+        worker(i, gate)
+        finish[i] = time.perf_counter()
+
+    def coordinator():
+        ready.wait()
+        holder["cpu"] = cpu_seconds(args.server_pid, args.postmaster_pid)
+        holder["cpu"]["client"] = time.process_time()
+        holder["start"] = time.perf_counter()
+        go.wait()
+
+    coordinating = threading.Thread(target=coordinator, daemon=True)
+    coordinating.start()
+    run_threads(clients, run)
+    coordinating.join()
+    elapsed = max(finish.values()) - holder["start"]
+    cpu_after = cpu_seconds(args.server_pid, args.postmaster_pid)
+    cpu_after["client"] = time.process_time()
+    return elapsed, holder["cpu"], cpu_after
+
+
 def cmd_checkout(args):
     sessions = json.load(open(args.sessions))["customers"]
     products = [line.strip() for line in open(args.products) if line.strip()]
@@ -161,9 +195,6 @@ def cmd_checkout(args):
     issued = itertools.count()          # measured checkouts started, across clients
     lock = threading.Lock()
     tokens, put_lat, post_lat, bad = [], [], [], {}
-    ready = threading.Barrier(clients + 1)
-    go = threading.Barrier(clients + 1)
-    finish = {}
 
     def one(client, rng):
         product = rng.choice(products)
@@ -177,7 +208,7 @@ def cmd_checkout(args):
             return ("POST", status, payload, put_s, post_s)
         return (None, status, json.loads(payload)["pickupToken"], put_s, post_s)
 
-    def worker(i):
+    def worker(i, gate):
         client = Client(args.port, sessions[i])
         rng = random.Random(i)
         mine_tokens, mine_put, mine_post, mine_bad = [], [], [], {}
@@ -185,8 +216,7 @@ def cmd_checkout(args):
             failed, status, value, _, _ = one(client, rng)
             if failed is None:
                 mine_tokens.append(value)
-        ready.wait()
-        go.wait()
+        gate()
         deadline = time.perf_counter() + args.duration
         while time.perf_counter() < deadline and next(issued) < args.max:
             failed, status, value, put_s, post_s = one(client, rng)
@@ -199,7 +229,6 @@ def cmd_checkout(args):
                 mine_bad[key] = mine_bad.get(key, 0) + 1
                 if len(mine_bad) == 1 and mine_bad[key] == 1:
                     sys.stderr.write(f"  client {i}: {key} {value[:200]!r}\n")
-        finish[i] = time.perf_counter()
         with lock:
             tokens.extend(mine_tokens)
             put_lat.extend(mine_put)
@@ -207,30 +236,14 @@ def cmd_checkout(args):
             for key, n in mine_bad.items():
                 bad[key] = bad.get(key, 0) + n
 
-    holder = {}
-
-    def coordinator():
-        ready.wait()
-        holder["cpu"] = cpu_seconds(args.server_pid, args.postmaster_pid)
-        holder["client_cpu"] = time.process_time()
-        holder["start"] = time.perf_counter()
-        go.wait()
-
-    coordinating = threading.Thread(target=coordinator, daemon=True)
-    coordinating.start()
-    run_threads(clients, worker)
-    coordinating.join()
-    elapsed = max(finish.values()) - holder["start"]
-    cpu_after = cpu_seconds(args.server_pid, args.postmaster_pid)
-    cpu_after["client"] = time.process_time()
-    holder["cpu"]["client"] = holder["client_cpu"]
+    elapsed, cpu_before, cpu_after = measured_run(args, clients, worker)
     with open(args.tokens_out, "w") as out:
         out.write("\n".join(tokens) + "\n")
     result = {
         "clients": clients, "seconds": elapsed, "completed": len(post_lat),
         "rate": len(post_lat) / elapsed, "errors": bad,
         "post": summary(post_lat), "put": summary(put_lat),
-        "cpu_ms": cpu_delta(holder["cpu"], cpu_after, len(post_lat)), "cpu_s": cpu_delta(holder["cpu"], cpu_after, 1000),
+        "cpu_ms": cpu_delta(cpu_before, cpu_after, len(post_lat)), "cpu_s": cpu_delta(cpu_before, cpu_after, 1000),
     }
     json.dump(result, open(args.out, "w"))
     print(f"  {len(post_lat)} checkouts in {elapsed:.1f} s by {clients} clients: {result['rate']:.1f}/s; "
@@ -249,17 +262,13 @@ def cmd_collect(args):
     next_warm, next_token = itertools.count(), itertools.count()
     lock = threading.Lock()
     latencies, bad = [], {}
-    ready = threading.Barrier(clients + 1)
-    go = threading.Barrier(clients + 1)
-    finish, holder = {}, {}
 
-    def worker(i):
+    def worker(i, gate):
         client = Client(args.port, sessions[i])
         while (k := next(next_warm)) < len(warm_tokens):
             client.request("POST", "/v1/collections", {"token": warm_tokens[k]})
         mine, mine_bad = [], {}
-        ready.wait()
-        go.wait()
+        gate()
         deadline = time.perf_counter() + args.duration
         while time.perf_counter() < deadline and (k := next(next_token)) < len(measured_tokens):
             status, payload, seconds = client.request("POST", "/v1/collections", {"token": measured_tokens[k]})
@@ -270,32 +279,17 @@ def cmd_collect(args):
                 mine_bad[key] = mine_bad.get(key, 0) + 1
                 if mine_bad[key] == 1:
                     sys.stderr.write(f"  client {i}: HTTP {status} {payload[:200]!r}\n")
-        finish[i] = time.perf_counter()
         with lock:
             latencies.extend(mine)
             for key, n in mine_bad.items():
                 bad[key] = bad.get(key, 0) + n
 
-    def coordinator():
-        ready.wait()
-        holder["cpu"] = cpu_seconds(args.server_pid, args.postmaster_pid)
-        holder["client_cpu"] = time.process_time()
-        holder["start"] = time.perf_counter()
-        go.wait()
-
-    coordinating = threading.Thread(target=coordinator, daemon=True)
-    coordinating.start()
-    run_threads(clients, worker)
-    coordinating.join()
-    elapsed = max(finish.values()) - holder["start"]
-    cpu_after = cpu_seconds(args.server_pid, args.postmaster_pid)
-    cpu_after["client"] = time.process_time()
-    holder["cpu"]["client"] = holder["client_cpu"]
+    elapsed, cpu_before, cpu_after = measured_run(args, clients, worker)
     result = {
         "clients": clients, "seconds": elapsed, "completed": len(latencies),
         "rate": len(latencies) / elapsed, "errors": bad, "scan": summary(latencies),
         "ran_out": len(latencies) + sum(bad.values()) >= len(measured_tokens),
-        "cpu_ms": cpu_delta(holder["cpu"], cpu_after, len(latencies)), "cpu_s": cpu_delta(holder["cpu"], cpu_after, 1000),
+        "cpu_ms": cpu_delta(cpu_before, cpu_after, len(latencies)), "cpu_s": cpu_delta(cpu_before, cpu_after, 1000),
     }
     json.dump(result, open(args.out, "w"))
     print(f"  {len(latencies)} scans in {elapsed:.1f} s by {clients} clients: {result['rate']:.1f}/s; "
