@@ -75,7 +75,9 @@ extension PickStop {
         let ordered = self.quantity(for: orderID)
         guard ordered > 0 else { throw .orderNotOnStop(orderID) }
         guard quantity > 0 else { throw .nonPositiveQuantity(quantity) }
-        guard alreadyPicked + quantity <= ordered else {
+        // Compared with what is left, never as a sum: a client's quantity may be any Int.
+        let (left, overflow) = ordered.subtractingReportingOverflow(alreadyPicked)
+        guard !overflow, quantity <= left else {
             throw .overPick(ordered: ordered, alreadyPicked: alreadyPicked, requested: quantity)
         }
         return PickProgress(ordered: ordered, picked: alreadyPicked + quantity)

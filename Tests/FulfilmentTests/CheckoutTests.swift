@@ -84,10 +84,9 @@ struct CheckoutTests {
                 try await app.fillCart(customer, store: store, [(product, 1)])
                 customers.append(customer)
             }
-            let replies = try await withThrowingTaskGroup(of: TestReply.self) { group in
-                for customer in customers { group.addTask { try await app.checkout(customer) } }
-                return try await group.reduce(into: [TestReply]()) { $0.append($1) }
-            }
+            // Each customer on a connection of their own, all at once.
+            let shoppers = customers
+            let replies = try await app.race(shoppers.count) { index, racer in try await racer.checkout(shoppers[index]) }
             #expect(replies.filter { $0.status == .created }.count == 3)
             let refused = replies.filter { $0.status == .conflict }
             #expect(refused.count == 7)
@@ -140,10 +139,7 @@ struct CheckoutTests {
             #expect(try await app.stock(store: store, product: product) == (5, 2))
             // Concurrent retries of one key: one order.
             try await app.fillCart(customer, store: store, [(product, 1)])
-            let replies = try await withThrowingTaskGroup(of: TestReply.self) { group in
-                for _ in 0..<4 { group.addTask { try await app.checkout(customer, key: "key-2") } }
-                return try await group.reduce(into: [TestReply]()) { $0.append($1) }
-            }
+            let replies = try await app.race(4) { _, racer in try await racer.checkout(customer, key: "key-2") }
             #expect(replies.map(\.status.code).sorted() == [200, 200, 200, 201])
             #expect(Set(replies.compactMap { $0.json["id"].string }).count == 1)
             #expect(try await sql("SELECT count(*) FROM orders", on: app.database)[0][0] == "2")

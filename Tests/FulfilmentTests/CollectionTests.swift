@@ -22,10 +22,8 @@ struct CollectionTests {
             let desk2 = try await app.signIn(role: .staff, store: store)
             let order = try await readyOrder(app, store: store, staff: desk1)
             let token = order["pickupToken"].string!
-            let replies = try await withThrowingTaskGroup(of: TestReply.self) { group in
-                for desk in [desk1, desk2] { group.addTask { try await app.scan(token, by: desk) } }
-                return try await group.reduce(into: [TestReply]()) { $0.append($1) }
-            }
+            let desks = [desk1, desk2]
+            let replies = try await app.race(2) { index, racer in try await racer.scan(token, by: desks[index]) }
             #expect(replies.map(\.status.code).sorted() == [200, 409])
             let loser = try #require(replies.first { $0.status == .conflict })
             #expect(loser.errorCode == "already_collected")
@@ -117,6 +115,25 @@ struct CollectionTests {
             #expect(ready.json["status"].string == "packaged")
             #expect(try await app.scan(token, by: staff).status == .ok)
             #expect(try await app.scan(token, by: staff, preview: true).errorCode == "already_collected")
+        }
+    }
+
+    @Test("a wedge scanner's Enter (CR, LF, CRLF) and a pasted space are not part of the token")
+    func scannerLineEnds() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let order = try await readyOrder(app, store: store, staff: staff)
+            let token = order["pickupToken"].string!
+            for ending in ["\r\n", "\n", "\r", " ", "\t\r\n"] {
+                let preview = try await app.scan(token + ending, by: staff, preview: true)
+                #expect(preview.status == .ok, "token + \(ending.debugDescription): \(preview.text)")
+            }
+            let collected = try await app.scan(" " + token + "\r\n", by: staff)
+            #expect(collected.status == .ok)
+            #expect(collected.json["status"].string == "completed")
+            // The second scan, with Enter again, is recognised as the same token.
+            #expect(try await app.scan(token + "\r\n", by: staff).errorCode == "already_collected")
         }
     }
 

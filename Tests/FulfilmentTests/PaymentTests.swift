@@ -72,4 +72,83 @@ struct PaymentTests {
             #expect(try await sql("SELECT count(*) FROM payments", on: app.database)[0][0] == "1")
         }
     }
+
+    /// Picks `picked` of the order's one line on a new pick list, closes it short, completes the list.
+    func packShort(_ app: TestApp, store: String, order: JSONValue, picked: Int, by staff: Session) async throws {
+        let list = try await app.request(
+            .post, "/v1/stores/\(store)/pick-lists", json: ["orderIds": [order["id"]]], token: staff.token)
+        let id = try #require(list.json["id"].string)
+        let pick = try await app.request(
+            .post, "/v1/pick-lists/\(id)/picks",
+            json: ["orderId": order["id"], "productId": order["lines"][0]["productId"], "quantity": .int(picked), "short": true],
+            token: staff.token)
+        #expect(pick.status == .ok, "\(pick.text)")
+        #expect(try await app.request(.post, "/v1/pick-lists/\(id)/complete", token: staff.token).json["packaged"].array.count == 1)
+    }
+
+    @Test("a prepaid order packed short: the provider's full charge is accepted and the difference is refund_due")
+    func prepaidPackedShortThenPaid() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let (customer, order, _) = try await app.placeOrder(store: store, quantity: 3, price: 1000, method: "prepaid")
+            let id = order["id"].string!
+            try await packShort(app, store: store, order: order, picked: 2, by: staff)
+            let packed = try await app.request(.get, "/v1/orders/\(id)", token: customer.token)
+            #expect(packed.json["total"]["amount"].int == 2000)
+
+            // The provider charged what was ordered at checkout.
+            let paid = try await app.webhook(event("evt_short", order: id, amount: 3000))
+            #expect(paid.json["outcome"].string == "paid_refund_due")
+            let seen = try await app.request(.get, "/v1/orders/\(id)", token: customer.token)
+            #expect(seen.json["paymentStatus"].string == "refund_due")
+            #expect(seen.json["refundDue"] == ["amount": 1000, "currency": "JMD"])
+            #expect(seen.json["amountDue"]["amount"].int == 0)
+            // Paid is paid: the desk hands it over without asking for money.
+            #expect(try await app.scan(order["pickupToken"].string!, by: staff).status == .ok)
+        }
+    }
+
+    @Test("a prepaid order paid in full and then packed short or cancelled owes the difference back")
+    func prepaidPaidThenShortOrCancelled() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let (customer, order, _) = try await app.placeOrder(store: store, quantity: 4, price: 500, method: "prepaid")
+            let id = order["id"].string!
+            #expect(try await app.webhook(event("evt_full", order: id, amount: 2000)).json["outcome"].string == "paid")
+            try await packShort(app, store: store, order: order, picked: 1, by: staff)
+            var seen = try await app.request(.get, "/v1/orders/\(id)", token: customer.token)
+            #expect(seen.json["paymentStatus"].string == "refund_due")
+            #expect(seen.json["refundDue"]["amount"].int == 1500)
+
+            #expect(try await app.transition(id, to: "cancelled", by: staff).status == .ok)
+            seen = try await app.request(.get, "/v1/orders/\(id)", token: customer.token)
+            #expect(seen.json["refundDue"]["amount"].int == 2000)
+
+            // A payment the provider took for an order cancelled before it arrived is owed back in full.
+            let (_, order2, _) = try await app.placeOrder(store: store, quantity: 1, price: 700, method: "prepaid")
+            let id2 = order2["id"].string!
+            #expect(try await app.transition(id2, to: "cancelled", by: staff).status == .ok)
+            #expect(try await app.webhook(event("evt_late", order: id2, amount: 700)).json["outcome"].string == "paid_refund_due")
+            let row = try await sql("SELECT payment_status, refund_due_amount FROM orders WHERE id = $1", [id2], on: app.database)
+            #expect(row[0] == ["refund_due", "700"])
+        }
+    }
+
+    @Test("the desk never takes money for a prepaid order")
+    func deskRefusesPrepaid() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let (_, order, _) = try await app.placeOrder(store: store, price: 1200, method: "prepaid")
+            #expect(try await app.transition(order["id"].string!, to: "packaged", by: staff).status == .ok)
+            let desk = try await app.pay(order, by: staff)
+            #expect(desk.status == .conflict)
+            #expect(desk.errorCode == "prepaid_order")
+            #expect(try await sql("SELECT count(*) FROM payments", on: app.database)[0][0] == "0")
+            // Until the provider's payment arrives the desk cannot hand it over either.
+            #expect(try await app.scan(order["pickupToken"].string!, by: staff).status.code == 402)
+        }
+    }
 }

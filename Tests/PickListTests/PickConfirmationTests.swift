@@ -61,6 +61,17 @@ struct PickConfirmationTests {
         #expect(PickRejection.overPick(ordered: 2, alreadyPicked: 1, requested: 2).code == "over_pick")
     }
 
+    @Test("a typo'd huge quantity on a line already started is an over-pick, never a crash")
+    func hugeQuantityAfterAPick() throws {
+        let (_, stop) = try Self.mozzarellaStop()
+        #expect(throws: PickRejection.overPick(ordered: 2, alreadyPicked: 1, requested: Int.max)) {
+            try stop.confirmPick(.productID("mozzarella"), quantity: Int.max, for: "order-1042", alreadyPicked: 1)
+        }
+        #expect(throws: PickRejection.overPick(ordered: 2, alreadyPicked: Int.min, requested: 1)) {
+            try stop.confirmPick(.productID("mozzarella"), quantity: 1, for: "order-1042", alreadyPicked: Int.min)
+        }
+    }
+
     @Test("a pick for an order that has nothing at this stop, or for no units, is refused")
     func wrongOrderOrQuantity() throws {
         let (_, stop) = try Self.mozzarellaStop()

@@ -5,13 +5,15 @@ extension API {
 
     func collectOrder(_ input: Operations.CollectOrder.Input) async throws -> Operations.CollectOrder.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        let order = try await collections.collect(token: body.token, by: try Identity.required, logger: logger)
-        return .ok(.init(body: .json(.init(order))))
+        let identity = try Identity.required
+        let order = try await collections.collect(token: body.token, by: identity, logger: logger)
+        return .ok(.init(body: .json(.init(order, for: identity))))
     }
 
     func previewCollection(_ input: Operations.PreviewCollection.Input) async throws -> Operations.PreviewCollection.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        let order = try await collections.preview(token: body.token, by: try Identity.required, logger: logger)
-        return .ok(.init(body: .json(.init(order))))
+        let identity = try Identity.required
+        let order = try await collections.preview(token: body.token, by: identity, logger: logger)
+        return .ok(.init(body: .json(.init(order, for: identity))))
     }
 }

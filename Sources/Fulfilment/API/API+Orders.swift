@@ -9,7 +9,7 @@ extension API {
         let method: PaymentMethod = body.paymentMethod == .prepaid ? .prepaid : .payAtCollection
         let result = try await Checkout(database: database, signer: keyring.signer).run(
             customer: identity.userID, method: method, idempotencyKey: input.headers.idempotencyKey, logger: logger)
-        let payload = Components.Schemas.Order(result.order)
+        let payload = Components.Schemas.Order(result.order, for: identity)
         return result.created ? .created(.init(body: .json(payload))) : .ok(.init(body: .json(payload)))
     }
 
@@ -18,7 +18,8 @@ extension API {
         let page = try await OrderQueries.list(
             customer: identity.userID, limit: try pageSize(input.query.limit), cursor: input.query.cursor,
             on: database.client, logger: logger)
-        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.OrderSummary.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(
+            items: page.items.map { .init($0, ownList: true) }, nextCursor: page.nextCursor))))
     }
 
     func listStoreOrders(_ input: Operations.ListStoreOrders.Input) async throws -> Operations.ListStoreOrders.Output {
@@ -26,11 +27,12 @@ extension API {
         let page = try await OrderQueries.board(
             store: store, status: input.query.status.flatMap { OrderStatus(rawValue: $0.rawValue) },
             limit: try pageSize(input.query.limit), cursor: input.query.cursor, on: database.client, logger: logger)
-        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.OrderSummary.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(
+            items: page.items.map { .init($0, ownList: false) }, nextCursor: page.nextCursor))))
     }
 
     func getOrder(_ input: Operations.GetOrder.Input) async throws -> Operations.GetOrder.Output {
-        .ok(.init(body: .json(.init(try await visibleOrder(input.path.orderId)))))
+        .ok(.init(body: .json(.init(try await visibleOrder(input.path.orderId), for: try Identity.required))))
     }
 
     func getReceiptPng(_ input: Operations.GetReceiptPng.Input) async throws -> Operations.GetReceiptPng.Output {
@@ -48,18 +50,20 @@ extension API {
     func cancelOrder(_ input: Operations.CancelOrder.Input) async throws -> Operations.CancelOrder.Output {
         let reason = input.query.reason
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        let identity = try Identity.required
         let order = try await OrderTransitions.cancelByCustomer(
-            order: id, reason: try Self.reason(reason), by: try Identity.required, on: database, logger: logger)
-        return .ok(.init(body: .json(.init(order))))
+            order: id, reason: try Self.reason(reason), by: identity, on: database, logger: logger)
+        return .ok(.init(body: .json(.init(order, for: identity))))
     }
 
     func transitionOrder(_ input: Operations.TransitionOrder.Input) async throws -> Operations.TransitionOrder.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
         let target = OrderStatus(rawValue: body.to.rawValue) ?? .pending
+        let identity = try Identity.required
         let order = try await OrderTransitions.move(
-            order: id, to: target, reason: try Self.reason(body.reason), by: try Identity.required, on: database, logger: logger)
-        return .ok(.init(body: .json(.init(order))))
+            order: id, to: target, reason: try Self.reason(body.reason), by: identity, on: database, logger: logger)
+        return .ok(.init(body: .json(.init(order, for: identity))))
     }
 
     /// The order, if the caller is its customer or staff of its store; otherwise 404, so
@@ -72,9 +76,32 @@ extension API {
         return order
     }
 
+    /// The receipt's QR, for its customer only: the access table already refuses staff (a
+    /// token in staff hands would let the scan hand over without the customer), and another
+    /// customer's order is 404. Staff re-issue a lost receipt with `reissueReceipt`, audited.
     private func receiptCode(_ orderID: String) async throws -> QRCode {
-        guard let token = try await visibleOrder(orderID).pickup?.text else { throw OrderError.orderNotFound }
+        let identity = try Identity.required
+        guard let id = OrderID(orderID), let order = try await OrderQueries.order(id: id, on: database.client, logger: logger),
+            order.customerID == identity.userID, let token = order.pickup?.text
+        else { throw OrderError.orderNotFound }
         return try QRCode.encode(token)
+    }
+
+    func reissueReceipt(_ input: Operations.ReissueReceipt.Input) async throws -> Operations.ReissueReceipt.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        guard let reason = try Self.reason(body.reason) else {
+            throw APIError.invalidField("reason", "Say why the receipt is issued again (e.g. \"customer's phone is flat\").")
+        }
+        let identity = try Identity.required
+        let reissue = try await Receipts(database: database, signer: keyring.signer).reissue(
+            order: id, reason: reason, by: identity, logger: logger)
+        let png = try QRCode.encode(reissue.token.text).png(scale: 8)
+        return .created(.init(body: .json(.init(
+            orderId: id.description, orderNumber: reissue.order.number, customerName: reissue.order.customerName,
+            pickupToken: reissue.token.text, tokenExpiresAt: reissue.token.claims.expiresAt,
+            receiptPng: Base64EncodedData(png), reissuedAt: reissue.reissuedAt, reissuedBy: identity.userID.description,
+            reason: reason))))
     }
 
     static func reason(_ text: String?) throws -> String? {
@@ -89,7 +116,10 @@ extension Components.Schemas.Money {
 }
 
 extension Components.Schemas.Order {
-    init(_ order: Order) {
+    /// The order as `viewer` sees it: only its customer gets the pickup token and receipt
+    /// links; staff find an order by its number and name, and the customer's QR proves they came.
+    init(_ order: Order, for viewer: Identity) {
+        let isCustomer = viewer.userID == order.customerID
         let currency = order.total.currency
         let receipt = "/v1/orders/\(order.id)/receipt"
         self.init(
@@ -99,6 +129,7 @@ extension Components.Schemas.Order {
             paymentMethod: .init(rawValue: order.paymentMethod.rawValue)!,
             paymentStatus: .init(rawValue: order.paymentStatus.rawValue)!,
             total: .init(order.total), amountDue: .init(order.amountDue),
+            refundDue: order.refundDueAmount > 0 ? .init(Money(amount: order.refundDueAmount, currency: currency)) : nil,
             lines: order.lines.map { line in
                 .init(productId: line.productID.description, name: line.name, quantity: line.quantity,
                     unitPrice: .init(amount: line.unitPrice, currency: currency),
@@ -111,19 +142,21 @@ extension Components.Schemas.Order {
             placedAt: order.createdAt, packagedAt: order.packagedAt, deliveringAt: order.deliveringAt,
             completedAt: order.completedAt, cancelledAt: order.cancelledAt, paidAt: order.paidAt,
             collectedAt: order.collectedAt, collectedBy: order.collectedBy?.description,
-            pickupToken: order.pickup?.text, tokenExpiresAt: order.pickup?.expiresAt,
-            receiptUrl: order.pickup == nil ? nil : receipt + ".png", receiptSvgUrl: order.pickup == nil ? nil : receipt + ".svg")
+            pickupToken: isCustomer ? order.pickup?.text : nil, tokenExpiresAt: order.pickup?.expiresAt,
+            receiptUrl: isCustomer && order.pickup != nil ? receipt + ".png" : nil,
+            receiptSvgUrl: isCustomer && order.pickup != nil ? receipt + ".svg" : nil)
     }
 }
 
 extension Components.Schemas.OrderSummary {
-    init(_ order: OrderSummary) {
+    /// `ownList`: the customer's own list, which links each receipt; the store's board does not.
+    init(_ order: OrderSummary, ownList: Bool) {
         self.init(
             id: order.id.description, number: order.number, storeId: order.storeID.description, customerName: order.customerName,
             status: .init(rawValue: order.status.rawValue)!, progress: order.status.progress,
             paymentMethod: .init(rawValue: order.paymentMethod.rawValue)!,
             paymentStatus: .init(rawValue: order.paymentStatus.rawValue)!, total: .init(order.total),
-            itemCount: order.itemCount, placedAt: order.createdAt, receiptUrl: "/v1/orders/\(order.id)/receipt.png")
+            itemCount: order.itemCount, placedAt: order.createdAt, receiptUrl: ownList ? "/v1/orders/\(order.id)/receipt.png" : nil)
     }
 }
 

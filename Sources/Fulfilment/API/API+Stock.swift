@@ -16,8 +16,29 @@ extension API {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let (store, productID) = try await stockTarget(input.path.storeId, input.path.productId)
         let level = try StockLevel(onHand: body.onHand, minSupply: body.minSupply)
-        try await StockQueries.setLevel(level, store: store, product: productID, on: database, logger: logger)
+        try await StockLedger.set(
+            level, expected: body.expectedOnHand, store: store, product: productID, by: try Identity.required.userID,
+            on: database, logger: logger)
         return .ok(.init(body: .json(try await stockEntry(store: store, product: productID))))
+    }
+
+    func adjustStock(_ input: Operations.AdjustStock.Input) async throws -> Operations.AdjustStock.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        let (store, productID) = try await stockTarget(input.path.storeId, input.path.productId)
+        guard let reason = StockReason(rawValue: body.reason.rawValue) else { throw APIError.invalidField("reason", "Unknown reason.") }
+        let adjustment = try StockAdjustment(delta: body.delta, reason: reason, note: body.note)
+        let movement = try await StockLedger.adjust(
+            adjustment, store: store, product: productID, by: try Identity.required.userID, on: database, logger: logger)
+        return .created(.init(body: .json(.init(
+            movement: .init(movement), stock: try await stockEntry(store: store, product: productID)))))
+    }
+
+    func listStockMovements(_ input: Operations.ListStockMovements.Input) async throws -> Operations.ListStockMovements.Output {
+        let (store, productID) = try await stockTarget(input.path.storeId, input.path.productId)
+        let page = try await StockLedger.movements(
+            store: store, product: productID, limit: try pageSize(input.query.limit), cursor: input.query.cursor,
+            on: database.client, logger: logger)
+        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.StockMovement.init), nextCursor: page.nextCursor))))
     }
 
     func setStockLocation(_ input: Operations.SetStockLocation.Input) async throws -> Operations.SetStockLocation.Output {
@@ -47,5 +68,14 @@ extension API {
         let product = try await product(productID, store: store)
         guard let stock = product.stock else { throw CatalogueError.notStocked }
         return .init(product, stock: stock)
+    }
+}
+
+extension Components.Schemas.StockMovement {
+    init(_ movement: StockMovement) {
+        self.init(
+            id: String(movement.id), productId: movement.productID.uuidString.lowercased(), delta: movement.delta,
+            reason: .init(rawValue: movement.reason) ?? .correction, note: movement.note, onHandAfter: movement.onHandAfter,
+            by: movement.actorID?.uuidString.lowercased(), byName: movement.actorName, at: movement.at)
     }
 }

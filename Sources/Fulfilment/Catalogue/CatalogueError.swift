@@ -15,6 +15,8 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
     case barcodeTaken
     /// `reserved` is nil when only the database's CHECK noticed.
     case stockBelowReserved(reserved: Int?)
+    /// A set of on hand based on a figure that has changed since the manager read it.
+    case stockChanged(onHand: Int, expected: Int)
     case imageTooLarge(limit: Int)
     case unsupportedImage
     case imageTypeMismatch(declared: String, actual: String)
@@ -46,6 +48,10 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
             APIError(.unprocessableContent, "stock_below_reserved",
                 "On hand cannot be less than what open orders have reserved\(reserved.map { " (\($0))" } ?? "").",
                 details: reserved.map { ["field": "onHand", "reserved": .int($0)] } ?? ["field": "onHand"])
+        case .stockChanged(let onHand, let expected):
+            APIError(.conflict, "stock_changed",
+                "On hand is \(onHand) now, not \(expected) as you saw it (a sale or a delivery came in between); nothing was changed. Check the figure and set it again, or adjust by the difference.",
+                details: ["onHand": .int(onHand), "expectedOnHand": .int(expected)])
         case .imageTooLarge(let limit):
             APIError(.contentTooLarge, "image_too_large", "The image is larger than \(limit / 1024 / 1024) MiB.",
                 details: ["limitBytes": .int(limit)])

@@ -9,6 +9,12 @@ import PostgresNIO
 /// of other products, stock reserved by open orders); any bad row means nothing is written
 /// and every problem is reported with its line number. Good files go through COPY into a
 /// temporary table and are upserted from there (products by SKU, stock by store + product).
+///
+/// A file may carry only some columns (a manager's stock count is `sku,name,price,on_hand`):
+/// a column that is absent leaves that field of an existing product or stock row as it is; a
+/// column that is present with an empty cell clears the field (barcode, brand, description,
+/// category, the location) or sets it to 0 (`min_supply`). `aisle`, `bay` and `shelf` are one
+/// location: `bay` or `shelf` need the `aisle` column beside them.
 public enum CatalogueImport {
     /// The columns, in any order; `sku`, `name`, `price` and `on_hand` are required.
     public static let columns = ["sku", "barcode", "name", "brand", "description", "category", "price", "on_hand",
@@ -34,6 +40,12 @@ public enum CatalogueImport {
         public var updated: Int
     }
 
+    /// Which optional columns the file has: only those are written to existing rows.
+    struct Columns: Sendable, Equatable {
+        var names: Set<String>
+        func has(_ name: String) -> Bool { names.contains(name) }
+    }
+
     /// One good row, ready for COPY.
     struct Row: Sendable, Equatable {
         var line: Int
@@ -56,15 +68,16 @@ public enum CatalogueImport {
             ).decode((String, UUID).self) {
                 aisles[code] = id
             }
-            let rows = try parse(csv, currency: store.currency, aisles: aisles)
+            let (rows, columns) = try parse(csv, currency: store.currency, aisles: aisles)
             try await copy(rows, on: connection, logger: logger)
+            try await lockStock(store: store.id, on: connection, logger: logger)
             try await checkAgainstDatabase(store: store.id, on: connection, logger: logger)
-            return try await upsert(store: store, rows: rows.count, on: connection, logger: logger)
+            return try await upsert(store: store, rows: rows.count, columns: columns, on: connection, logger: logger)
         }
     }
 
     /// Checks every row in Swift; the problems of all bad rows, or the good rows.
-    static func parse(_ csv: String, currency: String, aisles: [String: UUID]) throws(Refused) -> [Row] {
+    static func parse(_ csv: String, currency: String, aisles: [String: UUID]) throws(Refused) -> ([Row], Columns) {
         let records: [CSV.Record]
         do { records = try CSV.parse(csv) } catch { throw Refused(problems: [Problem(line: error.line, message: error.message)]) }
         guard let header = records.first else { throw Refused(problems: [Problem(line: 1, message: "the file is empty")]) }
@@ -77,6 +90,9 @@ public enum CatalogueImport {
             problems.append(Problem(line: header.line, message: "the column '\(name)' is required"))
         }
         if Set(names).count != names.count { problems.append(Problem(line: header.line, message: "a column is named twice")) }
+        if !names.contains("aisle"), names.contains("bay") || names.contains("shelf") {
+            problems.append(Problem(line: header.line, message: "the columns 'bay' and 'shelf' need the column 'aisle'"))
+        }
         guard problems.isEmpty else { throw Refused(problems: problems) }
         if records.count == 1 { throw Refused(problems: [Problem(line: header.line, message: "the file has no rows")]) }
 
@@ -105,7 +121,7 @@ public enum CatalogueImport {
             }
         }
         guard problems.isEmpty else { throw Refused(problems: problems) }
-        return rows
+        return (rows, Columns(names: Set(names)))
     }
 
     private static func row(
@@ -180,6 +196,19 @@ public enum CatalogueImport {
         return out
     }
 
+    /// Every stock row the import will change, locked in product-id order: the one lock order
+    /// checkout, cancellation and collection use, so an import during trading never deadlocks.
+    private static func lockStock(store storeID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            SELECT 1 FROM stock
+            WHERE store_id = \(storeID)
+              AND product_id IN (SELECT p.id FROM catalogue_import i JOIN products p ON p.sku = i.sku)
+            ORDER BY product_id
+            FOR UPDATE
+            """, logger: logger)
+    }
+
     /// What only the database knows: barcodes other products hold, stock held by open orders.
     private static func checkAgainstDatabase(store storeID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         var problems: [Problem] = []
@@ -199,7 +228,6 @@ public enum CatalogueImport {
             JOIN stock s ON s.product_id = p.id AND s.store_id = \(storeID)
             WHERE i.on_hand < s.reserved
             ORDER BY i.line
-            FOR UPDATE OF s
             """, logger: logger)
         for try await (line, reserved) in belowReserved.decode((Int, Int).self) {
             problems.append(Problem(line: line, message: "on_hand is less than the \(reserved) reserved by open orders"))
@@ -207,26 +235,47 @@ public enum CatalogueImport {
         guard problems.isEmpty else { throw Refused(problems: problems.sorted { $0.line < $1.line }) }
     }
 
-    private static func upsert(store: StoreRecord, rows: Int, on connection: PostgresConnection, logger: Logger) async throws -> Summary {
+    private static func upsert(
+        store: StoreRecord, rows: Int, columns: Columns, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Summary {
         var created = 0
         let products = try await connection.query(
             """
             INSERT INTO products (sku, barcode, name, brand, description, category, price_amount, currency)
-            SELECT sku, barcode, name, brand, description, category, price, currency FROM catalogue_import ORDER BY line
+            SELECT sku, barcode, name, brand, description, category, price, currency FROM catalogue_import ORDER BY sku
             ON CONFLICT (sku) DO UPDATE
-            SET barcode = EXCLUDED.barcode, name = EXCLUDED.name, brand = EXCLUDED.brand, description = EXCLUDED.description,
-                category = EXCLUDED.category, price_amount = EXCLUDED.price_amount, currency = EXCLUDED.currency, updated_at = now()
+            SET barcode = CASE WHEN \(columns.has("barcode")) THEN EXCLUDED.barcode ELSE products.barcode END,
+                name = EXCLUDED.name,
+                brand = CASE WHEN \(columns.has("brand")) THEN EXCLUDED.brand ELSE products.brand END,
+                description = CASE WHEN \(columns.has("description")) THEN EXCLUDED.description ELSE products.description END,
+                category = CASE WHEN \(columns.has("category")) THEN EXCLUDED.category ELSE products.category END,
+                price_amount = EXCLUDED.price_amount, currency = EXCLUDED.currency, updated_at = now()
             RETURNING (xmax = 0) AS inserted
             """, logger: logger)
         for try await inserted in products.decode(Bool.self) where inserted { created += 1 }
+        // Every on-hand figure the file changes goes into the stock ledger as reason `import`.
         try await connection.query(
             """
-            INSERT INTO stock (store_id, product_id, on_hand, min_supply, aisle_id, bay, shelf)
-            SELECT \(store.id), p.id, i.on_hand, i.min_supply, i.aisle_id, i.bay, i.shelf
-            FROM catalogue_import i JOIN products p ON p.sku = i.sku
-            ON CONFLICT (store_id, product_id) DO UPDATE
-            SET on_hand = EXCLUDED.on_hand, min_supply = EXCLUDED.min_supply, aisle_id = EXCLUDED.aisle_id,
-                bay = EXCLUDED.bay, shelf = EXCLUDED.shelf, updated_at = now()
+            WITH before AS (
+                SELECT product_id, on_hand FROM stock WHERE store_id = \(store.id)
+            ), written AS (
+                INSERT INTO stock (store_id, product_id, on_hand, min_supply, aisle_id, bay, shelf)
+                SELECT \(store.id), p.id, i.on_hand, i.min_supply, i.aisle_id, i.bay, i.shelf
+                FROM catalogue_import i JOIN products p ON p.sku = i.sku
+                ORDER BY p.id
+                ON CONFLICT (store_id, product_id) DO UPDATE
+                SET on_hand = EXCLUDED.on_hand,
+                    min_supply = CASE WHEN \(columns.has("min_supply")) THEN EXCLUDED.min_supply ELSE stock.min_supply END,
+                    aisle_id = CASE WHEN \(columns.has("aisle")) THEN EXCLUDED.aisle_id ELSE stock.aisle_id END,
+                    bay = CASE WHEN \(columns.has("aisle")) THEN EXCLUDED.bay ELSE stock.bay END,
+                    shelf = CASE WHEN \(columns.has("aisle")) THEN EXCLUDED.shelf ELSE stock.shelf END,
+                    updated_at = now()
+                RETURNING product_id, on_hand
+            )
+            INSERT INTO stock_movements (store_id, product_id, delta, reason, note, on_hand_after)
+            SELECT \(store.id), w.product_id, w.on_hand - coalesce(b.on_hand, 0), 'import', 'CSV import', w.on_hand
+            FROM written w LEFT JOIN before b ON b.product_id = w.product_id
+            WHERE w.on_hand <> coalesce(b.on_hand, 0)
             """, logger: logger)
         return Summary(store: store.code, rows: rows, created: created, updated: rows - created)
     }

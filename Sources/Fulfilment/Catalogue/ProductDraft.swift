@@ -60,6 +60,9 @@ enum ProductRules {
     /// A shelf price: not negative, in a three-letter ISO currency.
     static func price(amount: Int64, currency: String) throws(CatalogueError) -> Money {
         guard amount >= 0 else { throw .invalidField("price.amount", "A price cannot be negative.") }
+        guard amount <= Money.maximumPrice else {
+            throw .invalidField("price.amount", "A price is at most \(Money.maximumPrice) minor units.")
+        }
         guard currency.count == 3, currency.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
             throw .invalidField("price.currency", "The currency must be a three-letter ISO code such as JMD.")
         }

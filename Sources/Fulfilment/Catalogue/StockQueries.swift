@@ -37,31 +37,6 @@ struct StockLevel: Sendable, Equatable {
 
 /// The SQL of per-store stock: levels, locations and the reorder report.
 enum StockQueries {
-    /// Sets on hand and minimum supply, starting to carry the product when the store did not.
-    /// On hand below what open orders reserve is refused (the row is locked while checked).
-    static func setLevel(
-        _ level: StockLevel, store storeID: UUID, product productID: UUID, on database: Database, logger: Logger
-    ) async throws {
-        try await database.transaction(logger: logger) { connection in
-            let reserved = try await connection.query(
-                "SELECT reserved FROM stock WHERE store_id = \(storeID) AND product_id = \(productID) FOR UPDATE",
-                logger: logger
-            ).decode(Int.self).first { _ in true }
-            if let reserved, level.onHand < reserved { throw CatalogueError.stockBelowReserved(reserved: reserved) }
-            do {
-                try await connection.query(
-                    """
-                    INSERT INTO stock (store_id, product_id, on_hand, min_supply)
-                    VALUES (\(storeID), \(productID), \(level.onHand), \(level.minSupply))
-                    ON CONFLICT (store_id, product_id) DO UPDATE
-                    SET on_hand = EXCLUDED.on_hand, min_supply = EXCLUDED.min_supply, updated_at = now()
-                    """, logger: logger)
-            } catch {
-                throw mapped(error)
-            }
-        }
-    }
-
     /// Puts the product at `location` (one call moves it from wherever it was), carrying it
     /// at the store with nothing on hand if it was not carried yet.
     static func setLocation(

@@ -48,16 +48,46 @@ public struct Database: Sendable {
         return configuration
     }
 
+    /// How many times a transaction is tried when PostgreSQL aborts it for a reason that a
+    /// second try resolves (a deadlock, a serialisation failure): bounded, so a storm ends in a
+    /// clear 503 `database_busy` rather than a queue.
+    static let maximumAttempts = 4
+
     /// Runs `body` in one transaction and rethrows the body's own error (not PostgresNIO's
     /// wrapper), so domain errors thrown inside reach the HTTP error mapping unchanged.
+    ///
+    /// A deadlock or serialisation failure rolls the whole transaction back, so it is simply run
+    /// again, up to ``maximumAttempts`` times with a short random pause; `retrying` names other
+    /// errors that mean the same (a unique index that lost a race the next try will skip).
+    /// `body` must therefore do nothing but database work.
     public func transaction<T: Sendable>(
-        logger: Logger, _ body: (PostgresConnection) async throws -> T
+        logger: Logger, retrying: @Sendable (any Error) -> Bool = { _ in false },
+        _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            if let closureError = error.closureError { throw closureError }
-            throw error
+        var attempt = 1
+        while true {
+            do {
+                return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            } catch {
+                let underlying = (error as? PostgresTransactionError)?.closureError ?? error
+                let transient = underlying.isTransientConflict || retrying(underlying)
+                guard transient else { throw underlying }
+                guard attempt < Self.maximumAttempts else {
+                    logger.warning("transaction gave up", metadata: ["sqlstate": "\(underlying.sqlState ?? "-")", "attempts": "\(attempt)"])
+                    throw DatabaseBusy()
+                }
+                logger.notice("transaction retried", metadata: ["sqlstate": "\(underlying.sqlState ?? "-")", "attempt": "\(attempt)"])
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(Int.random(in: 2...20) * attempt))
+            }
         }
+    }
+}
+
+/// PostgreSQL kept aborting a transaction on conflicts with others: the client should retry shortly.
+struct DatabaseBusy: Error, APIErrorConvertible {
+    var apiError: APIError {
+        APIError(.serviceUnavailable, "database_busy", "The store is very busy right now; try again in a moment.",
+            headers: [.retryAfter: "1"])
     }
 }

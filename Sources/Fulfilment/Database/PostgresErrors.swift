@@ -10,6 +10,9 @@ enum SQLState {
     static let serializationFailure = "40001"
     static let deadlockDetected = "40P01"
     static let invalidTextRepresentation = "22P02"
+    static let numericValueOutOfRange = "22003"
+    static let characterNotInRepertoire = "22021"
+    static let untranslatableCharacter = "22P05"
 }
 
 extension Error {
@@ -17,4 +20,21 @@ extension Error {
     var sqlState: String? { (self as? PSQLError)?.serverInfo?[.sqlState] }
     /// The violated constraint's name, if the server named one.
     var constraintName: String? { (self as? PSQLError)?.serverInfo?[.constraintName] }
+
+    /// A deadlock or serialisation failure: the transaction was rolled back and may simply run again.
+    var isTransientConflict: Bool { sqlState == SQLState.deadlockDetected || sqlState == SQLState.serializationFailure }
+
+    /// What PostgreSQL refused about a value a client sent, as a client error, so it is never a
+    /// 500: a number too large for its column, text PostgreSQL cannot store (a NUL byte).
+    var clientValueError: APIError? {
+        switch sqlState {
+        case SQLState.numericValueOutOfRange?:
+            APIError(.unprocessableContent, "number_out_of_range", "A number in the request is too large.")
+        case SQLState.characterNotInRepertoire?, SQLState.untranslatableCharacter?:
+            APIError(.unprocessableContent, "invalid_text", "The request holds text that cannot be stored (such as a NUL character).")
+        case SQLState.invalidTextRepresentation?:
+            APIError(.unprocessableContent, "invalid_field", "A value in the request has the wrong form.")
+        default: nil
+        }
+    }
 }

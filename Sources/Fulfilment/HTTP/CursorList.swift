@@ -31,3 +31,4 @@ extension Components.Schemas.FavouriteList: CursorList {}
 extension Components.Schemas.OrderList: CursorList {}
 extension Components.Schemas.PickupKeyList: CursorList {}
 extension Components.Schemas.PickListSummaryList: CursorList {}
+extension Components.Schemas.StockMovementList: CursorList {}

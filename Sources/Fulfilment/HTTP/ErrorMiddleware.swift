@@ -34,6 +34,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if let convertible = serverError.underlyingError as? any APIErrorConvertible {
                 return convertible.apiError
             }
+            if serverError.underlyingError.isTransientConflict { return DatabaseBusy().apiError }
+            if let valueError = serverError.underlyingError.clientValueError { return valueError }
             if let decoding = serverError.underlyingError as? DecodingError {
                 return apiError(for: decoding)
             }
@@ -42,6 +44,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                     serverError.httpStatus, code(for: serverError.httpStatus), requestProblem(serverError))
             }
             return .internal
+        case let failed where failed.isTransientConflict:
+            return DatabaseBusy().apiError
+        case let failed where failed.clientValueError != nil:
+            return failed.clientValueError!
         case let httpError as HTTPError:
             if (400..<500).contains(httpError.status.code) {
                 return APIError(httpError.status, code(for: httpError.status), httpError.body ?? httpError.status.reasonPhrase)

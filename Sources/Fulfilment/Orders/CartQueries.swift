@@ -12,13 +12,14 @@ public struct Cart: Sendable, Equatable {
         /// What the cart's store could sell right now (`on_hand - reserved`; 0 when it carries none).
         public var available: Int
         public var discontinued: Bool
-        public var lineTotal: Int64 { unitPrice * Int64(quantity) }
+        public var lineTotal: Int64 { Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
     }
 
     public var storeID: StoreID?
     public var currency: String
     public var lines: [Line]
-    public var total: Int64 { lines.reduce(0) { $0 + $1.lineTotal } }
+    /// Saturates rather than traps; checkout refuses a total that does not fit.
+    public var total: Int64 { Money.sum(lines.map(\.lineTotal)) ?? .max }
 }
 
 /// The SQL of carts and cart items. A cart belongs to a customer and names one store; its

@@ -96,6 +96,8 @@ struct Checkout: Sendable {
             lines.append(OrderLine(productID: ProductID(row.0), name: row.1, unitPrice: row.2, quantity: Int(row.3)))
         }
         guard !lines.isEmpty else { throw OrderError.cartEmpty }
+        // A line total saturates at Int64.max: a price written before the ceiling existed.
+        guard let total = Money.sum(lines.map(\.lineTotal)), total < Int64.max else { throw OrderError.totalTooLarge }
         let productIDs = lines.map(\.productID.rawValue)
         let quantities = lines.map { Int32($0.quantity) }
 
@@ -129,7 +131,6 @@ struct Checkout: Sendable {
         let orderID = OrderID(UUID())
         let token = try signer.sign(PickupToken.Claims(
             orderID: orderID.rawValue, storeNumber: UInt32(tokenNumber), expiry: UInt32(clamping: expiry)))
-        let total = lines.reduce(Int64(0)) { $0 + $1.lineTotal }
         let inserted = try await connection.query(
             """
             WITH o AS (

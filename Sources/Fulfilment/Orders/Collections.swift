@@ -14,26 +14,32 @@ struct Collections: Sendable {
 
     /// What the scan would do, without doing it: the order (name, lines, amount due) when it
     /// can be handed over now, else the same error a collection would give.
-    func preview(token text: String, by staff: Identity, logger: Logger) async throws -> Order {
+    func preview(token scanned: String, by staff: Identity, logger: Logger) async throws -> Order {
+        let text = Self.normalized(scanned)
         let orderID = try await verify(text, by: staff, logger: logger)
-        guard let order = try await OrderQueries.order(id: orderID, on: database.client, logger: logger),
-            order.pickup?.text == text
-        else { throw OrderError.invalidToken(reason: "unknown_order") }
-        try Self.check(order)
-        return order
+        let order = try await OrderQueries.order(id: orderID, on: database.client, logger: logger)
+        try Self.check(order, issuedWith: text)
+        return order!
     }
 
-    func collect(token text: String, by staff: Identity, logger: Logger) async throws -> Order {
+    /// What a scanner typed, as the token it stands for: keyboard-wedge and serial scanners end
+    /// with Enter (CR, LF or both) and a paste may carry spaces, so surrounding whitespace is
+    /// not part of it. Every comparison uses this one form.
+    static func normalized(_ scanned: String) -> String {
+        scanned.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func collect(token scanned: String, by staff: Identity, logger: Logger) async throws -> Order {
+        let text = Self.normalized(scanned)
         let orderID = try await verify(text, by: staff, logger: logger)
         return try await database.transaction(logger: logger) { connection in
             let store = try await Self.storeOf(orderID, on: connection, logger: logger)
             // Stock rows before the order row: the lock order every stock-changing transaction uses.
             try await OrderQueries.lockStock(of: orderID, store: store, on: connection, logger: logger)
             try await connection.query("SELECT 1 FROM orders WHERE id = \(orderID.rawValue) FOR UPDATE", logger: logger)
-            guard let order = try await OrderQueries.order(id: orderID, on: connection, logger: logger),
-                order.pickup?.text == text
-            else { throw OrderError.invalidToken(reason: "unknown_order") }
-            try Self.check(order)
+            let found = try await OrderQueries.order(id: orderID, on: connection, logger: logger)
+            try Self.check(found, issuedWith: text)
+            let order = found!
             try await connection.query(
                 """
                 WITH o AS (
@@ -64,7 +70,7 @@ struct Collections: Sendable {
     private func verify(_ text: String, by staff: Identity, logger: Logger) async throws -> OrderID {
         let token: PickupToken
         do {
-            token = try verifier.verify(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            token = try verifier.verify(text)
         } catch .expired(let at) {
             throw OrderError.tokenExpired(at: at)
         } catch {
@@ -84,6 +90,14 @@ struct Collections: Sendable {
         throw OrderError.invalidToken(reason: "unknown_order")
     }
 
+    /// Whether the token names this order as it stands (a receipt re-issued at the desk
+    /// replaces the old one) and the order can be handed over now; each refusal its own code.
+    static func check(_ order: Order?, issuedWith text: String) throws {
+        guard let order, let current = order.pickup?.text else { throw OrderError.invalidToken(reason: "unknown_order") }
+        guard current == text else { throw OrderError.invalidToken(reason: "superseded") }
+        try check(order)
+    }
+
     /// Whether this order can be handed over now, each refusal with its own code.
     static func check(_ order: Order) throws {
         switch order.status {
@@ -95,7 +109,7 @@ struct Collections: Sendable {
         case .pending: throw OrderError.notReady(.pending)
         case .packaged, .delivering: break
         }
-        guard order.paymentStatus == .paid else {
+        guard order.paymentStatus.isSettled else {
             throw OrderError.paymentRequired(amount: order.amountDue.amount, currency: order.amountDue.currency)
         }
     }

@@ -18,7 +18,31 @@ public struct OrderLine: Sendable, Equatable {
     public var quantity: Int
     /// Set by picking; nil until the line is picked.
     public var pickedQuantity: Int?
-    public var lineTotal: Int64 { unitPrice * Int64(quantity) }
+    public var lineTotal: Int64 { Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
+}
+
+extension Money {
+    /// The highest price a product may have, in minor units (100,000,000.00): with at most 99
+    /// units a line, no order total comes near 64 bits. The contract and the database say the same.
+    public static let maximumPrice: Int64 = 10_000_000_000
+
+    /// `unitPrice × quantity`, saturating instead of trapping (a price written before the
+    /// ceiling existed can still be read).
+    public static func lineTotal(unitPrice: Int64, quantity: Int) -> Int64 {
+        let (product, overflow) = unitPrice.multipliedReportingOverflow(by: Int64(clamping: quantity))
+        return overflow ? .max : product
+    }
+
+    /// The sum of `amounts`, or nil when it does not fit in 64 bits.
+    public static func sum(_ amounts: some Sequence<Int64>) -> Int64? {
+        var total: Int64 = 0
+        for amount in amounts {
+            let (next, overflow) = total.addingReportingOverflow(amount)
+            if overflow { return nil }
+            total = next
+        }
+        return total
+    }
 }
 
 /// One step of an order's history. `from` is nil for the checkout that created it.
@@ -60,9 +84,11 @@ public struct Order: Sendable, Equatable {
     public var lines: [OrderLine] = []
     public var history: [OrderEvent] = []
     public var pickup: PickupRecord?
+    /// Owed back to the customer (see ``PaymentStatus/refundDue``); 0 otherwise.
+    public var refundDueAmount: Int64 = 0
 
     /// What is still to pay before hand-over: the total while unpaid, nothing once paid.
-    public var amountDue: Money { Money(amount: paymentStatus == .paid ? 0 : total.amount, currency: total.currency) }
+    public var amountDue: Money { Money(amount: paymentStatus.isSettled ? 0 : total.amount, currency: total.currency) }
 
     /// Whether `identity` may see this order: its customer, or staff of its store.
     func isVisible(to identity: Identity) -> Bool {

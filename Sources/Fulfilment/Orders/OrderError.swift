@@ -19,6 +19,7 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
     case cartEmpty
     case insufficientStock([Shortage])
     case missingIdempotencyKey
+    case totalTooLarge
     case idempotencyKeyReused
     case invalidTransition(from: OrderStatus, to: OrderStatus, allowed: [OrderStatus])
     case completedOnlyByScan(from: OrderStatus, allowed: [OrderStatus])
@@ -32,6 +33,7 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
     case paymentRequired(amount: Int64, currency: String)
     // Payments.
     case alreadyPaid
+    case prepaidOrder
     case amountMismatch(due: Int64, currency: String)
     case webhookNotConfigured
     case invalidSignature
@@ -56,6 +58,8 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
                 details: ["lines": .array(shortages.map {
                     ["productId": .string($0.productID.description), "requested": .int($0.requested), "available": .int($0.available)]
                 })])
+        case .totalTooLarge:
+            APIError(.unprocessableContent, "total_too_large", "The order's total is too large to take; split it into smaller orders.")
         case .missingIdempotencyKey:
             APIError(.badRequest, "missing_idempotency_key", "Send an Idempotency-Key header (1 to 255 characters) with every checkout.",
                 details: ["header": "Idempotency-Key"])
@@ -85,6 +89,8 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
         case .paymentRequired(let amount, let currency):
             APIError(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), "payment_required", "The order must be paid before it is handed over.",
                 details: ["amountDue": ["amount": .int(Int(amount)), "currency": .string(currency)]])
+        case .prepaidOrder:
+            APIError(.conflict, "prepaid_order", "This order is paid online; the payment provider settles it, not the desk.")
         case .alreadyPaid:
             APIError(.conflict, "already_paid", "This order is already paid.")
         case .amountMismatch(let due, let currency):

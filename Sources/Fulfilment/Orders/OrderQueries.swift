@@ -25,7 +25,8 @@ enum OrderQueries {
             """
             SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
                    o.total_amount, o.currency::text, o.created_at, o.packaged_at, o.delivering_at, o.completed_at,
-                   o.cancelled_at, o.paid_at, o.collected_at, o.collected_by, t.text, t.expires_at, t.used_at
+                   o.cancelled_at, o.paid_at, o.collected_at, o.collected_by, t.text, t.expires_at, t.used_at,
+                   o.refund_due_amount
             FROM orders o
             JOIN users u ON u.id = o.customer_id
             LEFT JOIN pickup_tokens t ON t.order_id = o.id
@@ -34,7 +35,7 @@ enum OrderQueries {
         var found: Order?
         for try await row in rows.decode(
             (UUID, Int64, UUID, UUID, String, String, String, String, Int64, String, Date, Date?, Date?, Date?,
-             Date?, Date?, Date?, UUID?, String?, Date?, Date?).self)
+             Date?, Date?, Date?, UUID?, String?, Date?, Date?, Int64).self)
         {
             found = Order(
                 id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerID: UserID(row.3), customerName: row.4,
@@ -42,7 +43,8 @@ enum OrderQueries {
                 paymentStatus: PaymentStatus(rawValue: row.7) ?? .unpaid, total: Money(amount: row.8, currency: row.9),
                 createdAt: row.10, packagedAt: row.11, deliveringAt: row.12, completedAt: row.13, cancelledAt: row.14,
                 paidAt: row.15, collectedAt: row.16, collectedBy: row.17.map(UserID.init),
-                pickup: row.18.map { PickupRecord(text: $0, expiresAt: row.19 ?? row.10, usedAt: row.20) })
+                pickup: row.18.map { PickupRecord(text: $0, expiresAt: row.19 ?? row.10, usedAt: row.20) },
+                refundDueAmount: row.21)
         }
         guard var order = found else { return nil }
         order.lines = try await lines(of: id, on: connection, logger: logger)
@@ -164,6 +166,21 @@ enum OrderQueries {
             UPDATE orders SET total_amount = (
                 SELECT coalesce(sum(l.unit_price * held_quantity(l, true)), 0) FROM order_lines l WHERE l.order_id = \(order.rawValue))
             WHERE id = \(order.rawValue) AND EXISTS (SELECT 1 FROM order_lines WHERE order_id = \(order.rawValue) AND picked_short)
+            """, logger: logger)
+    }
+
+    /// What a paid order owes back: what was paid less what the customer now gets (nothing once
+    /// cancelled, the packed total once packed short). Call after any change to the total or a
+    /// cancellation, and after a payment; an order with no payment is left as it is.
+    static func reconcileRefund(of order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            UPDATE orders o
+            SET refund_due_amount = owed.amount,
+                payment_status = CASE WHEN owed.amount > 0 THEN 'refund_due' ELSE 'paid' END
+            FROM (SELECT greatest(p.amount - CASE WHEN o2.status = 'cancelled' THEN 0 ELSE o2.total_amount END, 0) AS amount
+                  FROM payments p JOIN orders o2 ON o2.id = p.order_id WHERE p.order_id = \(order.rawValue)) AS owed
+            WHERE o.id = \(order.rawValue)
             """, logger: logger)
     }
 

@@ -60,4 +60,9 @@ public enum PaymentMethod: String, Sendable, Codable, CaseIterable {
 public enum PaymentStatus: String, Sendable, Codable {
     case unpaid
     case paid
+    /// Paid, and then the order was packed short or cancelled: the difference is owed back.
+    case refundDue = "refund_due"
+
+    /// Whether the money for the order is in: it may be handed over.
+    public var isSettled: Bool { self != .unpaid }
 }

@@ -83,6 +83,12 @@ enum OrderTransitions {
             let now = try await status(of: id, on: connection, logger: logger)?.status ?? from
             throw OrderError.invalidTransition(from: now, to: to, allowed: now.manualTargets)
         }
+        if from == .pending {
+            // Packed or cancelled by hand while on an open pick list: it leaves the list, so no
+            // later pick can change what it holds.
+            try await connection.query(
+                "UPDATE pick_batch_orders SET open = false WHERE order_id = \(id.rawValue) AND open", logger: logger)
+        }
         if to == .packaged {
             try await OrderQueries.releaseShortLines(of: id, store: store, on: connection, logger: logger)
         }
@@ -94,6 +100,9 @@ enum OrderTransitions {
                 FROM order_lines l
                 WHERE l.order_id = \(id.rawValue) AND stock.store_id = \(store.rawValue) AND stock.product_id = l.product_id
                 """, logger: logger)
+        }
+        if to == .packaged || to == .cancelled {
+            try await OrderQueries.reconcileRefund(of: id, on: connection, logger: logger)
         }
         try await OrderQueries.recordEvent(
             order: id, store: store, from: from, to: to, actor: actor, reason: reason, on: connection, logger: logger)

@@ -25,18 +25,14 @@ enum Payments {
         order id: OrderID, method: DeskMethod, amount: Money, by staff: Identity, on database: Database, logger: Logger
     ) async throws -> Payment {
         try await database.transaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                """
-                SELECT store_id, status, payment_status, total_amount, currency::text FROM orders
-                WHERE id = \(id.rawValue) FOR UPDATE
-                """, logger: logger)
-            var found: (UUID, String, String, Int64, String)?
-            for try await row in rows.decode((UUID, String, String, Int64, String).self) { found = row }
-            guard let (store, status, paymentStatus, total, currency) = found, staff.worksAt(StoreID(store)) else {
+            guard let order = try await lockedOrder(id, on: connection, logger: logger), staff.worksAt(order.store) else {
                 throw OrderError.orderNotFound
             }
-            guard status != OrderStatus.cancelled.rawValue else { throw OrderError.orderCancelled }
-            guard paymentStatus == PaymentStatus.unpaid.rawValue else { throw OrderError.alreadyPaid }
+            let (store, total, currency) = (order.store.rawValue, order.total, order.currency)
+            guard order.status != .cancelled else { throw OrderError.orderCancelled }
+            guard order.paymentStatus == .unpaid else { throw OrderError.alreadyPaid }
+            // The provider charged for it at checkout: taking money again at the desk would charge twice.
+            guard order.method != .prepaid else { throw OrderError.prepaidOrder }
             guard amount.amount == total, amount.currency == currency else {
                 throw OrderError.amountMismatch(due: total, currency: currency)
             }
@@ -46,6 +42,36 @@ enum Payments {
         }
     }
 
+    /// An order's payment facts, its row locked for the payment.
+    struct PayableOrder {
+        var store: StoreID
+        var status: OrderStatus
+        var method: PaymentMethod
+        var paymentStatus: PaymentStatus
+        var total: Int64
+        /// What was ordered at checkout, before any short pick lowered the total.
+        var ordered: Int64
+        var currency: String
+    }
+
+    static func lockedOrder(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> PayableOrder? {
+        let rows = try await connection.query(
+            """
+            SELECT o.store_id, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text,
+                   (SELECT coalesce(sum(l.unit_price * l.quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id)
+            FROM orders o WHERE o.id = \(id.rawValue) FOR UPDATE
+            """, logger: logger)
+        for try await row in rows.decode((UUID, String, String, String, Int64, String, Int64).self) {
+            return PayableOrder(
+                store: StoreID(row.0), status: OrderStatus(rawValue: row.1) ?? .pending,
+                method: PaymentMethod(rawValue: row.2) ?? .payAtCollection,
+                paymentStatus: PaymentStatus(rawValue: row.3) ?? .unpaid, total: row.4, ordered: row.6, currency: row.5)
+        }
+        return nil
+    }
+
+    /// Records the payment and settles the order; what was paid beyond what the customer now
+    /// gets (packed short, or cancelled) becomes `refund_due`.
     private static func settle(
         order id: OrderID, store: StoreID, method: String, amount: Money, recordedBy: UserID?, providerEventID: String?,
         on connection: PostgresConnection, logger: Logger
@@ -61,10 +87,13 @@ enum Payments {
                     \(providerEventID))
             RETURNING id, created_at
             """, logger: logger)
+        var payment: Payment?
         for try await (paymentID, at) in rows.decode((UUID, Date).self) {
-            return Payment(id: paymentID, orderID: id, method: method, amount: amount, recordedAt: at)
+            payment = Payment(id: paymentID, orderID: id, method: method, amount: amount, recordedAt: at)
         }
-        throw APIError.internal
+        guard let payment else { throw APIError.internal }
+        try await OrderQueries.reconcileRefund(of: id, on: connection, logger: logger)
+        return payment
     }
 
     /// What the webhook did with an event.
@@ -110,21 +139,17 @@ enum Payments {
     ) async throws -> String {
         guard type == "payment.succeeded" else { return "ignored" }
         guard let orderID, let amount else { return "missing_order_or_amount" }
-        let rows = try await connection.query(
-            """
-            SELECT store_id, status, payment_status, total_amount, currency::text FROM orders
-            WHERE id = \(orderID.rawValue) FOR UPDATE
-            """, logger: logger)
-        var found: (UUID, String, String, Int64, String)?
-        for try await row in rows.decode((UUID, String, String, Int64, String).self) { found = row }
-        guard let (store, status, paymentStatus, total, currency) = found else { return "unknown_order" }
-        guard status != OrderStatus.cancelled.rawValue else { return "order_cancelled" }
-        guard paymentStatus == PaymentStatus.unpaid.rawValue else { return "already_paid" }
-        guard amount.amount == total, amount.currency == currency else { return "amount_mismatch" }
+        guard let order = try await lockedOrder(orderID, on: connection, logger: logger) else { return "unknown_order" }
+        guard order.paymentStatus == .unpaid else { return "already_paid" }
+        // A prepaid order is paid for what was ordered: a short pick or a cancellation since
+        // checkout does not change what the provider charged; the difference is owed back.
+        let expected = order.method == .prepaid ? order.ordered : order.total
+        guard amount.amount == expected, amount.currency == order.currency else { return "amount_mismatch" }
+        guard order.status != .cancelled || order.method == .prepaid else { return "order_cancelled" }
         _ = try await settle(
-            order: orderID, store: StoreID(store), method: "provider", amount: amount, recordedBy: nil,
+            order: orderID, store: order.store, method: "provider", amount: amount, recordedBy: nil,
             providerEventID: eventID, on: connection, logger: logger)
-        return "paid"
+        return order.status == .cancelled || expected != order.total ? "paid_refund_due" : "paid"
     }
 }
 

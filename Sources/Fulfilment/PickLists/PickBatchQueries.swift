@@ -108,27 +108,49 @@ enum PickBatchQueries {
         return result
     }
 
-    /// Adds `quantity` to a line's picked count, never past what was ordered (guarded update).
+    /// Adds `quantity` to a line's picked count, never past what was ordered (guarded update),
+    /// and only while the order is still pending on this open pick list: the order row is locked
+    /// first, so a hand packaging or cancellation either lands before (and the pick is refused)
+    /// or waits for the pick. A pick after packaging would change what the order holds of stock.
     static func recordPick(
         batch: UUID, store: StoreID, order: UUID, product: UUID, quantity: Int, short: Bool, by picker: UserID,
         on connection: PostgresConnection, logger: Logger
-    ) async throws -> Bool {
+    ) async throws -> PickRecording {
+        let states = try await connection.query(
+            """
+            SELECT o.status, coalesce(bo.open, false) FROM orders o
+            LEFT JOIN pick_batch_orders bo ON bo.order_id = o.id AND bo.batch_id = \(batch)
+            WHERE o.id = \(order) AND o.store_id = \(store.rawValue)
+            FOR NO KEY UPDATE OF o
+            """, logger: logger)
+        var state: (String, Bool)?
+        for try await row in states.decode((String, Bool).self) { state = row }
+        guard let (status, onOpenList) = state else { return .notOnList(status: nil) }
+        guard status == OrderStatus.pending.rawValue, onOpenList else { return .notOnList(status: status) }
         let updated = try await connection.query(
             """
             UPDATE order_lines SET picked_quantity = coalesce(picked_quantity, 0) + \(quantity),
                                    picked_short = picked_short OR \(short)
             WHERE order_id = \(order) AND product_id = \(product)
-              AND coalesce(picked_quantity, 0) + \(quantity) <= quantity
+              AND \(quantity) <= quantity - coalesce(picked_quantity, 0)
             RETURNING 1
             """, logger: logger)
         var changed = false
         for try await _ in updated { changed = true }
-        guard changed else { return false }
+        guard changed else { return .overPick }
         try await connection.query(
             """
             INSERT INTO picks (store_id, batch_id, order_id, product_id, quantity, short, picked_by)
             VALUES (\(store.rawValue), \(batch), \(order), \(product), \(quantity), \(short), \(picker.rawValue))
             """, logger: logger)
-        return true
+        return .recorded
+    }
+
+    enum PickRecording {
+        case recorded
+        /// Someone else's pick landed in between and this one would now be too many.
+        case overPick
+        /// The order left the list (packaged or cancelled by hand, or the list was completed).
+        case notOnList(status: String?)
     }
 }

@@ -9,6 +9,9 @@ enum PickBatchError: Error, APIErrorConvertible {
     case invalidWidth
     case rejected(PickRejection)
     case missingProduct
+    case invalidQuantity
+    /// The order is no longer pending on this list: packaged or cancelled by hand meanwhile.
+    case orderNotPickable(status: OrderStatus?)
 
     var apiError: APIError {
         switch self {
@@ -22,6 +25,13 @@ enum PickBatchError: Error, APIErrorConvertible {
             APIError(.unprocessableContent, "invalid_field", "width must be 80 or 42.", details: ["field": "width"])
         case .missingProduct:
             APIError(.unprocessableContent, "missing_field", "Send the scanned barcode or the productId.", details: ["field": "barcode"])
+        case .invalidQuantity:
+            APIError(.unprocessableContent, "invalid_quantity", "The quantity must be a whole number from 0 to 99.",
+                details: ["field": "quantity"])
+        case .orderNotPickable(let status):
+            APIError(.conflict, "order_not_pickable",
+                "That order is no longer waiting on this pick list\(status.map { " (it is \($0.rawValue))" } ?? ""); put its items back.",
+                details: ["status": status.map { .string($0.rawValue) } ?? .null])
         case .rejected(let rejection):
             switch rejection {
             case .wrongProduct:

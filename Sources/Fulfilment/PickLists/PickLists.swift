@@ -23,7 +23,11 @@ struct PickLists: Sendable {
         let limit = maxOrders ?? 20
         guard (1...200).contains(limit) else { throw PickBatchError.invalidMaxOrders }
         let id = UUID()
-        return try await database.transaction(logger: logger) { connection in
+        // Two lists created at once: SKIP LOCKED keeps them apart, but a claim whose snapshot
+        // predates the other's commit can still pick an order the other just put on its list;
+        // the unique index refuses it, and the next try (a new snapshot) skips that order.
+        return try await database.transaction(logger: logger, retrying: { $0.constraintName == "pick_batch_orders_one_open_batch" }) {
+            connection in
             let orders = try await PickBatchQueries.claimOrders(store: store, limit: limit, only: orderIDs, on: connection, logger: logger)
             guard !orders.isEmpty else { throw PickBatchError.noPendingOrders }
             try await PickBatchQueries.insertBatch(id: id, store: store, createdBy: staff.userID, orders: orders, on: connection, logger: logger)
@@ -46,6 +50,7 @@ struct PickLists: Sendable {
         batch id: UUID, order: UUID, productID: UUID?, barcode: String?, quantity: Int, short: Bool,
         by identity: Identity, logger: Logger
     ) async throws -> PickOutcome {
+        guard (0...CartQueries.maximumQuantity).contains(quantity) else { throw PickBatchError.invalidQuantity }
         let batch = try await batch(id, for: identity, logger: logger)
         guard batch.isOpen else { throw PickBatchError.closed }
         let walk = try batch.walk()
@@ -87,9 +92,13 @@ struct PickLists: Sendable {
                 batch: id, store: batch.storeID, order: order, product: productUUID, quantity: quantity, short: short,
                 by: identity.userID, on: connection, logger: logger)
         }
-        guard recorded else {
+        switch recorded {
+        case .recorded: break
+        case .overPick:
             // Someone else's pick landed in between; report what stands now.
             throw PickBatchError.rejected(.overPick(ordered: progress.ordered, alreadyPicked: already, requested: quantity))
+        case .notOnList(let status):
+            throw PickBatchError.orderNotPickable(status: status.flatMap(OrderStatus.init(rawValue:)))
         }
         return PickOutcome(ordered: progress.ordered, picked: progress.picked, short: short)
     }

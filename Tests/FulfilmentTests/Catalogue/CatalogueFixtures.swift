@@ -61,8 +61,7 @@ extension TestApp {
     func upload(_ path: String, bytes: [UInt8], contentType: String, token: String?) async throws -> TestReply {
         var headers: HTTPFields = [.contentType: contentType]
         if let token { headers[.authorization] = "Bearer \(token)" }
-        let response = try await client.executeRequest(uri: path, method: .put, headers: headers, body: ByteBuffer(bytes: bytes))
-        return TestReply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+        return try await send(path, method: .put, headers: headers, body: ByteBuffer(bytes: bytes))
     }
 
     /// The names of a listing's items, in order.

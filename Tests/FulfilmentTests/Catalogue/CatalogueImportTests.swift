@@ -36,6 +36,46 @@ struct CatalogueImportTests {
         }
     }
 
+    @Test("a file with only some columns leaves the others as they were; a present empty cell clears")
+    func partialColumns() async throws {
+        try await withApp { app in
+            let store = try await app.catalogueStore(code: "IMP-P")
+            let full = """
+                \(Self.header)
+                QC-1,4006381333931,Mozzarella Cheese 200g,Galbani,Soft and fresh,Dairy,80100,12,4,6,3,B
+                """
+            _ = try await app.importCSV(full, store: "IMP-P")
+            // The manager's count sheet: just what they had.
+            let count = "sku,name,price,on_hand\nQC-1,Mozzarella Cheese 200g,82000,9\n"
+            #expect(try await app.importCSV(count, store: "IMP-P") == .init(store: "IMP-P", rows: 1, created: 0, updated: 1))
+            let kept = try await sql(
+                """
+                SELECT p.barcode, p.brand, p.description, p.category, p.price_amount, s.on_hand, s.min_supply, a.code, s.bay, s.shelf
+                FROM products p JOIN stock s ON s.product_id = p.id AND s.store_id = $1 LEFT JOIN aisles a ON a.id = s.aisle_id
+                WHERE p.sku = 'QC-1'
+                """, [store.id], on: app.database)
+            #expect(kept[0] == ["4006381333931", "Galbani", "Soft and fresh", "Dairy", "82000", "9", "4", "6", "3", "B"])
+            // The count is in the stock ledger.
+            let ledger = try await sql(
+                "SELECT delta, reason, on_hand_after FROM stock_movements WHERE store_id = $1 ORDER BY id", [store.id], on: app.database)
+            #expect(ledger == [["12", "import", "12"], ["-3", "import", "9"]])
+
+            // Present but empty: those fields are cleared; absent ones still stay.
+            let clearing = "sku,name,price,on_hand,barcode,brand,aisle\nQC-1,Mozzarella Cheese 200g,82000,9,,,\n"
+            _ = try await app.importCSV(clearing, store: "IMP-P")
+            let cleared = try await sql(
+                """
+                SELECT p.barcode, p.brand, p.description, s.min_supply, s.aisle_id, s.bay, s.shelf
+                FROM products p JOIN stock s ON s.product_id = p.id AND s.store_id = $1 WHERE p.sku = 'QC-1'
+                """, [store.id], on: app.database)
+            #expect(cleared[0] == [nil, "", "Soft and fresh", "4", nil, nil, nil])
+
+            // A bay without its aisle is refused: a location is one thing.
+            let refused = try await app.importRefused("sku,name,price,on_hand,bay\nQC-1,Mozzarella,82000,9,3\n", store: "IMP-P")
+            #expect(refused.first?.message.contains("need the column 'aisle'") == true)
+        }
+    }
+
     @Test("one bad row writes nothing, and every bad row is named by its line")
     func badRowWritesNothing() async throws {
         try await withApp { app in

@@ -16,7 +16,7 @@ struct CatalogueManagerTests {
                 (.post, "/v1/products", ["sku": "X-1", "name": "X", "price": ["amount": 1, "currency": "JMD"]]),
                 (.patch, "/v1/products/\(product)", ["name": "Y"]),
                 (.post, "/v1/products/\(product)/discontinue", nil),
-                (.put, "/v1/stores/\(store.id)/stock/\(product)", ["onHand": 1, "minSupply": 0]),
+                (.put, "/v1/stores/\(store.id)/stock/\(product)", ["onHand": 1, "minSupply": 0, "expectedOnHand": 0]),
                 (.put, "/v1/stores/\(store.id)/stock/\(product)/location", ["aisleCode": "6"]),
                 (.delete, "/v1/stores/\(store.id)/stock/\(product)/location", nil),
                 (.get, "/v1/stores/\(store.id)/stock?low=true", nil),
@@ -41,7 +41,7 @@ struct CatalogueManagerTests {
             let product = try await app.addProduct("Bread", at: mine, onHand: 5)
             let stranger = try await app.signIn(role: .manager, store: theirs.id)
             let set = try await app.request(
-                .put, "/v1/stores/\(mine.id)/stock/\(product)", json: ["onHand": 0, "minSupply": 0], token: stranger.token)
+                .put, "/v1/stores/\(mine.id)/stock/\(product)", json: ["onHand": 0, "minSupply": 0, "expectedOnHand": 5], token: stranger.token)
             #expect(set.status == .forbidden)
             #expect(try await app.request(.get, "/v1/stores/\(mine.id)/stock", token: stranger.token).status == .forbidden)
             let staff = try await app.signIn(role: .staff, store: mine.id)
@@ -57,17 +57,17 @@ struct CatalogueManagerTests {
             let product = try await app.addProduct("Bread", at: store, onHand: 10, reserved: 6)
             let manager = try await app.signIn(role: .manager, store: store.id)
             let path = "/v1/stores/\(store.id)/stock/\(product)"
-            let negative = try await app.request(.put, path, json: ["onHand": -1, "minSupply": 0], token: manager.token)
+            let negative = try await app.request(.put, path, json: ["onHand": -1, "minSupply": 0, "expectedOnHand": 10], token: manager.token)
             #expect(negative.status == .unprocessableContent)
             #expect(negative.json["error"]["details"]["field"].string == "onHand")
-            let negativeMin = try await app.request(.put, path, json: ["onHand": 8, "minSupply": -2], token: manager.token)
+            let negativeMin = try await app.request(.put, path, json: ["onHand": 8, "minSupply": -2, "expectedOnHand": 10], token: manager.token)
             #expect(negativeMin.status == .unprocessableContent)
-            let belowReserved = try await app.request(.put, path, json: ["onHand": 5, "minSupply": 0], token: manager.token)
+            let belowReserved = try await app.request(.put, path, json: ["onHand": 5, "minSupply": 0, "expectedOnHand": 10], token: manager.token)
             #expect(belowReserved.status == .unprocessableContent)
             #expect(belowReserved.errorCode == "stock_below_reserved")
             #expect(belowReserved.json["error"]["details"]["reserved"].int == 6)
             #expect(try await app.sqlOnHand(store: store.id, product: product) == 10)
-            let ok = try await app.request(.put, path, json: ["onHand": 6, "minSupply": 8], token: manager.token)
+            let ok = try await app.request(.put, path, json: ["onHand": 6, "minSupply": 8, "expectedOnHand": 10], token: manager.token)
             #expect(ok.status == .ok)
             #expect(ok.json["available"].int == 0)
             #expect(ok.json["reserved"].int == 6)

@@ -13,7 +13,10 @@ import Testing
 struct TestApp: Sendable {
     /// The payment webhook secret every test app is configured with.
     static let webhookSecret = "test-webhook-secret"
+    /// The test framework's client: one connection, so its requests go one after another.
     let client: any TestClientProtocol
+    /// A connection of this racer's own (see ``race(_:_:)``); nil for the shared client.
+    var ownConnection: TestClient? = nil
     let database: ConnectionInfo
     /// The pickup keys the service signs with (in memory unless the test passed its own).
     let keyring: PickupKeyring
@@ -33,8 +36,77 @@ struct TestApp: Sendable {
             body = ByteBuffer(string: rawBody)
         }
         if body != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        return try await send(path, method: method, headers: headers, body: body)
+    }
+
+    /// Sends one request on this app's connection.
+    func send(_ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestReply {
+        if let ownConnection {
+            let response = try await ownConnection.execute(.init(path, method: method, headers: headers, body: body))
+            return TestReply(status: response.status, headers: response.headers, body: Data(buffer: response.body ?? ByteBuffer()))
+        }
         let response = try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
         return TestReply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+    }
+
+    /// Runs `count` racers at the same moment, each on a TCP connection of its own, so their
+    /// requests really overlap in the service and in PostgreSQL (through the one test client
+    /// they would be sent one after another, and a race test would pass without its lock).
+    /// Every racer connects first; then all are released together.
+    func race<T: Sendable>(_ count: Int, _ racer: @escaping @Sendable (Int, TestApp) async throws -> T) async throws -> [T] {
+        guard let port = client.port else { throw TestSetupError("race needs a live server") }
+        let connections = (0..<count).map { _ in TestClient(host: "127.0.0.1", port: port) }
+        for connection in connections { connection.connect() }
+        do {
+            // A request each connection has answered proves it is open before the start signal.
+            for connection in connections { _ = try await connection.get("/healthz") }
+            let start = StartSignal()
+            let results = try await withThrowingTaskGroup(of: (Int, T).self) { group in
+                for (index, connection) in connections.enumerated() {
+                    var own = self
+                    own.ownConnection = connection
+                    let racerApp = own
+                    group.addTask {
+                        await start.wait()
+                        return (index, try await racer(index, racerApp))
+                    }
+                }
+                await start.open(waiters: count)
+                return try await group.reduce(into: [(Int, T)]()) { $0.append($1) }
+            }
+            for connection in connections { try await connection.shutdown() }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        } catch {
+            for connection in connections { try? await connection.shutdown() }
+            throw error
+        }
+    }
+}
+
+/// Holds racers until every one of them is waiting, then lets them all go at once.
+actor StartSignal {
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var opened = false
+    private var whenAllWaiting: CheckedContinuation<Void, Never>?
+    private var expected = Int.max
+
+    func wait() async {
+        if opened { return }
+        await withCheckedContinuation { continuation in
+            waiting.append(continuation)
+            if waiting.count >= expected { whenAllWaiting?.resume(); whenAllWaiting = nil }
+        }
+    }
+
+    /// Waits until `waiters` racers are waiting, then releases them together.
+    func open(waiters: Int) async {
+        expected = waiters
+        if waiting.count < waiters {
+            await withCheckedContinuation { continuation in whenAllWaiting = continuation }
+        }
+        opened = true
+        for continuation in waiting { continuation.resume() }
+        waiting.removeAll()
     }
 }
 
