@@ -14,10 +14,12 @@ struct Postgres: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create (if needed) and start the cluster; print its connection string.")
         @Option(name: .customLong("data-dir"), help: "Folder of the cluster.")
         var dataDir: String = ".fulfilment/postgres"
+        @Flag(name: .customLong("unsafe-fast"), help: "Turn off fsync, full_page_writes and synchronous_commit: for a throwaway test cluster only (a crash can lose commits).")
+        var unsafeFast = false
 
         func run() async throws {
             let embedded = try EmbeddedPostgres(dataDirectory: URL(fileURLWithPath: dataDir), logger: makeLogger(level: .warning))
-            try embedded.start()
+            try embedded.start(durability: unsafeFast ? .unsafeFast : .durable)
             let info = embedded.connectionInfo
             print("host=\(info.host) port=\(info.port) user=\(info.user) dbname=\(info.database) sslmode=disable")
         }

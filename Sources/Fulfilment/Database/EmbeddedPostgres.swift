@@ -56,11 +56,28 @@ public struct EmbeddedPostgres: Sendable {
         FileManager.default.fileExists(atPath: clusterDirectory.appendingPathComponent("PG_VERSION").path)
     }
 
+    /// How a started cluster treats a commit.
+    public enum Durability: Sendable {
+        /// PostgreSQL's own defaults (`fsync`, `full_page_writes`, `synchronous_commit` on): a
+        /// committed order survives a power cut. What `fulfilment serve` always uses.
+        case durable
+        /// Commits may be lost and the cluster corrupted by a crash of the machine. Only for a
+        /// throwaway test cluster, asked for explicitly (`fulfilment postgres start --unsafe-fast`).
+        case unsafeFast
+
+        var serverOptions: String {
+            switch self {
+            case .durable: "-c fsync=on -c full_page_writes=on -c synchronous_commit=on"
+            case .unsafeFast: "-c fsync=off -c full_page_writes=off -c synchronous_commit=off"
+            }
+        }
+    }
+
     /// Creates the cluster if needed, starts it unless it already runs, and makes sure the
     /// application database exists. Returns true when this call started the server (so the
-    /// caller should stop it).
+    /// caller should stop it). A cluster already running keeps the settings it was started with.
     @discardableResult
-    public func start() throws -> Bool {
+    public func start(durability: Durability = .durable) throws -> Bool {
         let fm = FileManager.default
         try fm.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         try handOverToServerUser(dataDirectory)
@@ -76,7 +93,7 @@ public struct EmbeddedPostgres: Sendable {
             removeStalePidFile()
             try run("pg_ctl", [
                 "-D", clusterDirectory.path, "-l", logFile.path, "-w", "-t", "60",
-                "-o", "-c listen_addresses='' -k \(dataDirectory.path) -p \(Self.port) -c fsync=off -c max_connections=200",
+                "-o", "-c listen_addresses='' -k \(dataDirectory.path) -p \(Self.port) -c max_connections=200 \(durability.serverOptions)",
                 "start",
             ])
             startedHere = true
@@ -147,7 +164,7 @@ public struct EmbeddedPostgres: Sendable {
     /// `waitUntilExit` can miss the exit when called from a Swift concurrency thread. Output
     /// goes to a file, not a pipe: a server started by pg_ctl could hold a pipe open forever.
     @discardableResult
-    static func execute(_ executable: String, _ arguments: [String]) throws -> String {
+    static func execute(_ executable: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> String {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("fulfilment-\(UUID().uuidString).out").path
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
@@ -159,7 +176,17 @@ public struct EmbeddedPostgres: Sendable {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        var environmentList: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if !extra.keys.contains(where: { text.hasPrefix($0 + "=") }) { environmentList.append(text) }
+            cursor += 1
+        }
+        environmentList += extra.map { "\($0.key)=\($0.value)" }
+        let envp: [UnsafeMutablePointer<CChar>?] = environmentList.map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard spawned == 0 else {
             throw Failure.commandFailed(executable, output: String(cString: strerror(spawned)))
         }
