@@ -17,12 +17,13 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     let migrations = try Migration.load(from: configuration.migrationsDirectory)
     let database = try Database(connection: configuration.database, logger: logger)
     let accounts = Accounts(database: database, hasher: PasswordHasher(cost: configuration.bcryptCost))
-    let router = try buildRouter(database: database, migrations: migrations, keyring: configuration.keyring, accounts: accounts,
+    let keys = KeyringStore(configuration.keyring)
+    let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts,
         webhookSecret: configuration.webhookSecret)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
-        services: [database.client],
+        services: [database.client, KeyringWatcher(store: keys, logger: logger, pollInterval: configuration.keysPollInterval)],
         logger: logger
     )
     app.beforeServerStarts {
@@ -32,7 +33,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
 }
 
 func buildRouter(
-    database: Database, migrations: [Migration], keyring: PickupKeyring, accounts: Accounts, webhookSecret: String? = nil
+    database: Database, migrations: [Migration], keys: KeyringStore, accounts: Accounts, webhookSecret: String? = nil
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
@@ -42,7 +43,7 @@ func buildRouter(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
-    let api = API(database: database, migrations: migrations, keyring: keyring, accounts: accounts)
+    let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts)
     try api.registerHandlers(on: router, middlewares: [AccessMiddleware(database: database), WebhookSignatureMiddleware(secret: webhookSecret)])
     return router
 }

@@ -19,6 +19,11 @@ public struct AppConfiguration: Sendable {
     /// (`FULFILMENT_WEBHOOK_SECRET`); without one the webhook answers 503. Never log it.
     public var webhookSecret: String? = ProcessInfo.processInfo.environment["FULFILMENT_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
 
+    /// How often a running service looks for changed key files (`FULFILMENT_KEYS_POLL_SECONDS`,
+    /// default 5; `SIGHUP` reloads at once). Only for a keyring loaded from a directory.
+    public var keysPollInterval: Duration = .seconds(
+        ProcessInfo.processInfo.environment["FULFILMENT_KEYS_POLL_SECONDS"].flatMap { Int($0) }.map { max($0, 1) } ?? 5)
+
     public static var defaultBcryptCost: UInt8 {
         ProcessInfo.processInfo.environment["FULFILMENT_BCRYPT_COST"].flatMap { UInt8($0) }.map { min(max($0, 4), 31) } ?? 12
     }

@@ -9,8 +9,11 @@ import QRReceipt
 struct API: APIProtocol {
     let database: Database
     let migrations: [Migration]
-    /// Signs pickup tokens (``PickupKeyring/signer``) and verifies them at collection.
-    let keyring: PickupKeyring
+    /// The pickup keys, reloaded when they change on disk.
+    let keys: KeyringStore
+    /// Signs pickup tokens (``PickupKeyring/signer``) and verifies them at collection: the
+    /// keyring of the moment.
+    var keyring: PickupKeyring { keys.current }
     let accounts: Accounts
 
     var logger: Logger { RequestScope.current.logger }

@@ -39,10 +39,28 @@ public enum PickupKeys {
             throw PickupKeysError(
                 "No pickup signing keys in \(directory.path): run `fulfilment keys generate --dir \(directory.path)` first.")
         }
+        try refuseReadableByOthers(directory)
         do {
             return try PickupKeyring.load(from: directory)
         } catch {
             throw PickupKeysError(sentence(for: error))
+        }
+    }
+
+    /// A private key another user can read could sign receipts for any order: such a file is
+    /// refused, with the command that fixes it.
+    static func refuseReadableByOthers(_ directory: URL) throws(PickupKeysError) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names.sorted() where name.hasSuffix(".key") {
+            let path = directory.appendingPathComponent(name).path
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            let mode = info.st_mode & 0o777
+            guard mode & 0o077 == 0 else {
+                throw PickupKeysError(
+                    "The pickup key file \(path) can be read by other users (mode \(String(mode, radix: 8))): "
+                        + "run `chmod 600 \(path)` and start again.")
+            }
         }
     }
 

@@ -13,10 +13,17 @@ import Testing
 struct TestApp: Sendable {
     /// The payment webhook secret every test app is configured with.
     static let webhookSecret = "test-webhook-secret"
-    /// The test framework's client: one connection, so its requests go one after another.
-    let client: any TestClientProtocol
-    /// A connection of this racer's own (see ``race(_:_:)``); nil for the shared client.
-    var ownConnection: TestClient? = nil
+    /// How requests reach the service.
+    enum Transport: Sendable {
+        /// The test framework's client: one connection, so its requests go one after another.
+        case shared(any TestClientProtocol)
+        /// A connection of this racer's own (see ``race(_:_:)``).
+        case own(TestClient, port: Int)
+        /// A new connection for every request: for a service process a test kills and restarts.
+        case fresh(port: Int)
+    }
+
+    var transport: Transport
     let database: ConnectionInfo
     /// The pickup keys the service signs with (in memory unless the test passed its own).
     let keyring: PickupKeyring
@@ -39,14 +46,28 @@ struct TestApp: Sendable {
         return try await send(path, method: method, headers: headers, body: body)
     }
 
+    /// The port the service listens on.
+    var port: Int? {
+        switch transport {
+        case .shared(let client): client.port
+        case .own(_, let port), .fresh(let port): port
+        }
+    }
+
     /// Sends one request on this app's connection.
     func send(_ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestReply {
-        if let ownConnection {
-            let response = try await ownConnection.execute(.init(path, method: method, headers: headers, body: body))
-            return TestReply(status: response.status, headers: response.headers, body: Data(buffer: response.body ?? ByteBuffer()))
+        let request = TestClient.Request(path, method: method, headers: headers, body: body)
+        let response: TestClient.Response
+        switch transport {
+        case .shared(let client):
+            let shared = try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
+            return TestReply(status: shared.status, headers: shared.headers, body: Data(buffer: shared.body))
+        case .own(let connection, _):
+            response = try await connection.execute(request)
+        case .fresh(let port):
+            response = try await TestClient.withClient(host: "127.0.0.1", port: port) { try await $0.execute(request) }
         }
-        let response = try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
-        return TestReply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+        return TestReply(status: response.status, headers: response.headers, body: Data(buffer: response.body ?? ByteBuffer()))
     }
 
     /// Runs `count` racers at the same moment, each on a TCP connection of its own, so their
@@ -54,7 +75,7 @@ struct TestApp: Sendable {
     /// they would be sent one after another, and a race test would pass without its lock).
     /// Every racer connects first; then all are released together.
     func race<T: Sendable>(_ count: Int, _ racer: @escaping @Sendable (Int, TestApp) async throws -> T) async throws -> [T] {
-        guard let port = client.port else { throw TestSetupError("race needs a live server") }
+        guard let port else { throw TestSetupError("race needs a live server") }
         let connections = (0..<count).map { _ in TestClient(host: "127.0.0.1", port: port) }
         for connection in connections { connection.connect() }
         do {
@@ -64,7 +85,7 @@ struct TestApp: Sendable {
             let results = try await withThrowingTaskGroup(of: (Int, T).self) { group in
                 for (index, connection) in connections.enumerated() {
                     var own = self
-                    own.ownConnection = connection
+                    own.transport = .own(connection, port: port)
                     let racerApp = own
                     group.addTask {
                         await start.wait()
@@ -171,7 +192,7 @@ private func runApp<T: Sendable>(
     configuration.webhookSecret = TestApp.webhookSecret
     let app = try await buildApplication(configuration, logger: logger)
     return try await app.test(.live) { client in
-        try await body(TestApp(client: client, database: database, keyring: keyring))
+        try await body(TestApp(transport: .shared(client), database: database, keyring: keyring))
     }
 }
 

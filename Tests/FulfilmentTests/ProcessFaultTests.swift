@@ -1,0 +1,197 @@
+import Foundation
+import Logging
+import QRReceipt
+import Testing
+
+@testable import Fulfilment
+
+/// The service as an operator runs it, broken on purpose: real `fulfilment serve` processes,
+/// killed, signalled and doubled (issue 12).
+@Suite("Faults: kill -9, signals, key rotation and two instances, against real processes")
+struct ProcessFaultTests {
+    /// A keys directory with one key, as `fulfilment keys generate` leaves it.
+    func keysDirectory() throws -> URL {
+        let dir = URL(fileURLWithPath: "/tmp/fulfilment-keys-\(UInt32.random(in: 0...UInt32.max))")
+        _ = try PickupKeys.generate(in: dir)
+        return dir
+    }
+
+    @Test("a private key file other users can read is refused at start-up, with the command that fixes it")
+    func worldReadableKeyRefused() async throws {
+        let keys = try keysDirectory()
+        defer { try? FileManager.default.removeItem(at: keys) }
+        let file = keys.appendingPathComponent(PickupKeyring.fileName(for: PickupKeyID(1))).path
+        chmod(file, 0o644)
+        try await withTestDatabase { database in
+            let (status, output) = try await ServiceProcess.run(
+                ["serve", "--database-url", Backup.conninfo(database), "--port", String(try ServiceProcess.freePort()),
+                 "--keys-dir", keys.path])
+            #expect(status != 0)
+            #expect(output.contains("chmod 600 \(file)"), "\(output)")
+        }
+    }
+
+    @Test("`keys rotate` then SIGHUP: the running service signs with the new key and still accepts the old one")
+    func sighupReloadsKeys() async throws {
+        let keys = try keysDirectory()
+        defer { try? FileManager.default.removeItem(at: keys) }
+        try await withTestDatabase { database in
+            // Polling is turned far down, so only the signal can explain a reload.
+            let service = try await ServiceProcess.start(
+                database: database, keysDir: keys, environment: ["FULFILMENT_KEYS_POLL_SECONDS": "3600"])
+            defer { service.signal(SIGKILL); _ = try? service.exitStatus() }
+            let app = service.app(database: database)
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let (_, before, _) = try await app.placeOrder(store: store)
+            #expect(try PickupToken(text: before["pickupToken"].string!).keyID == PickupKeyID(1))
+
+            let rotated = try await ServiceProcess.run(["keys", "rotate", "--dir", keys.path])
+            #expect(rotated.status == 0, "\(rotated.output)")
+            service.signal(SIGHUP)
+            var published = 0
+            for _ in 0..<100 where published < 2 {
+                published = try await app.request(.get, "/v1/pickup-keys").json["items"].array.count
+                if published < 2 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(published == 2)
+            let (_, after, _) = try await app.placeOrder(store: store)
+            #expect(try PickupToken(text: after["pickupToken"].string!).keyID == PickupKeyID(2))
+            // A receipt signed before the rotation still hands its order over.
+            #expect(try await app.transition(before["id"].string!, to: "packaged", by: staff).status == .ok)
+            #expect(try await app.pay(before, by: staff).status == .created)
+            #expect(try await app.scan(before["pickupToken"].string!, by: staff).status == .ok)
+            #expect(service.exitStatus() == nil, "the service must keep running")
+        }
+    }
+
+    @Test("kill -9 during a stream of checkouts: every checkout a client saw succeed is stored, whole; stock adds up; tokens survive")
+    func killDuringCheckouts() async throws {
+        let keys = try keysDirectory()
+        defer { try? FileManager.default.removeItem(at: keys) }
+        try await withTestDatabase { database in
+            let service = try await ServiceProcess.start(database: database, keysDir: keys)
+            let app = service.app(database: database)
+            let store = try await app.createStore()
+            let product = try await app.addProduct(store: store, onHand: 10_000)
+            let customers = try await (0..<4).asyncMap { _ in try await app.registerCustomer() }
+            let seen = OrderLog()
+            let shoppers = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for customer in customers {
+                        group.addTask {
+                            // Each customer keeps shopping until the service is gone.
+                            while true {
+                                guard (try? await app.fillCart(customer, store: store, [(product, 2)])) != nil,
+                                    let reply = try? await app.checkout(customer)
+                                else { return }
+                                if reply.status == .created, let id = reply.json["id"].string { await seen.add(id) }
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            while await seen.count < 20 { try await Task.sleep(for: .milliseconds(10)) }
+            service.signal(SIGKILL)
+            _ = try await service.waitForExit()
+            try await shoppers.value
+
+            let stored = Set(try await sql("SELECT id FROM orders", on: database).compactMap { $0[0] })
+            let confirmed = await seen.ids
+            #expect(confirmed.isSubset(of: stored), "a checkout the customer saw succeed is missing")
+            // No order is half-written: each has its line, history entry and token.
+            let whole = try await sql(
+                """
+                SELECT count(*) FROM orders o
+                WHERE NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id)
+                   OR NOT EXISTS (SELECT 1 FROM order_events e WHERE e.order_id = o.id)
+                   OR NOT EXISTS (SELECT 1 FROM pickup_tokens t WHERE t.order_id = o.id)
+                """, on: database)
+            #expect(whole[0][0] == "0")
+            // Reserved stock is exactly what the open orders hold; nothing negative.
+            let stock = try await sql(
+                """
+                SELECT s.on_hand, s.reserved, (SELECT coalesce(sum(quantity), 0) FROM order_lines WHERE product_id = s.product_id)
+                FROM stock s WHERE s.product_id = $1
+                """, [product], on: database)
+            #expect(stock[0][0] == "10000")
+            #expect(stock[0][1] == stock[0][2])
+
+            // Restarted, it serves the very same receipts.
+            let again = try await ServiceProcess.start(database: database, keysDir: keys, port: service.port)
+            defer { again.signal(SIGKILL); _ = try? again.exitStatus() }
+            let staff = try await app.signIn(role: .staff, store: store)
+            let anyOrder = try #require(confirmed.first)
+            let token = try #require(try await sql("SELECT text FROM pickup_tokens WHERE order_id = $1", [anyOrder], on: database)[0][0])
+            #expect(try await app.transition(anyOrder, to: "packaged", by: staff).status == .ok)
+            let preview = try await app.scan(token, by: staff, preview: true)
+            #expect(preview.errorCode == "payment_required", "\(preview.text)")
+        }
+    }
+
+    @Test("two instances on one database: the oversell race and the double scan hold across them")
+    func twoInstances() async throws {
+        let keys = try keysDirectory()
+        defer { try? FileManager.default.removeItem(at: keys) }
+        try await withTestDatabase { database in
+            let first = try await ServiceProcess.start(database: database, keysDir: keys)
+            defer { first.signal(SIGKILL); _ = try? first.exitStatus() }
+            let second = try await ServiceProcess.start(database: database, keysDir: keys)
+            defer { second.signal(SIGKILL); _ = try? second.exitStatus() }
+            let instances = [first.app(database: database), second.app(database: database)]
+            let app = instances[0]
+            let store = try await app.createStore()
+            let product = try await app.addProduct(store: store, onHand: 3)
+            let customers = try await (0..<10).asyncMap { _ in try await app.registerCustomer() }
+            for customer in customers { try await app.fillCart(customer, store: store, [(product, 1)]) }
+            // Customers spread over both instances, all at once.
+            let replies = try await withThrowingTaskGroup(of: TestReply.self) { group in
+                for (index, customer) in customers.enumerated() {
+                    group.addTask { try await instances[index % 2].checkout(customer) }
+                }
+                return try await group.reduce(into: [TestReply]()) { $0.append($1) }
+            }
+            #expect(replies.filter { $0.status == .created }.count == 3)
+            #expect(replies.filter { $0.errorCode == "insufficient_stock" }.count == 7)
+            #expect(try await app.stock(store: store, product: product) == (3, 3))
+
+            // Two desks, one per instance, scan the same receipt at once: one hand-over.
+            let staff = try await app.signIn(role: .staff, store: store)
+            let order = try #require(replies.first { $0.status == .created }?.json)
+            #expect(try await app.transition(order["id"].string!, to: "packaged", by: staff).status == .ok)
+            #expect(try await app.pay(order, by: staff).status == .created)
+            let token = order["pickupToken"].string!
+            let scans = try await withThrowingTaskGroup(of: Int.self) { group in
+                for instance in instances { group.addTask { try await instance.scan(token, by: staff).status.code } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(scans.sorted() == [200, 409])
+            #expect(try await app.stock(store: store, product: product) == (2, 2))
+        }
+    }
+
+    @Test("SIGTERM: a request in flight (a sign-up hashing its password) is answered, then the service refuses new ones and exits 0")
+    func gracefulShutdown() async throws {
+        let keys = try keysDirectory()
+        defer { try? FileManager.default.removeItem(at: keys) }
+        try await withTestDatabase { database in
+            // A real bcrypt cost, so the sign-up is still hashing when the signal arrives.
+            let service = try await ServiceProcess.start(database: database, keysDir: keys, environment: ["FULFILMENT_BCRYPT_COST": "13"])
+            let app = service.app(database: database)
+            let signUp = Task {
+                try await app.request(
+                    .post, "/v1/auth/register",
+                    json: ["email": "late@example.com", "name": "Late Shopper", "password": "correct horse", "passwordConfirmation": "correct horse"])
+            }
+            try await Task.sleep(for: .milliseconds(150))
+            service.signal(SIGTERM)
+            let reply = try await signUp.value
+            #expect(reply.status == .created, "\(reply.text)")
+            let status = try await service.waitForExit()
+            #expect(status == 0, "\(service.log)")
+            await #expect(throws: (any Error).self) { try await app.request(.get, "/healthz") }
+            #expect(try await sql("SELECT count(*) FROM users WHERE email = 'late@example.com'", on: database)[0][0] == "1")
+        }
+    }
+}
