@@ -18,12 +18,16 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     let database = try Database(connection: configuration.database, logger: logger)
     let accounts = Accounts(database: database, hasher: PasswordHasher(cost: configuration.bcryptCost))
     let keys = KeyringStore(configuration.keyring)
+    let health = DatabaseHealth()
     let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts,
-        webhookSecret: configuration.webhookSecret)
+        webhookSecret: configuration.webhookSecret, health: health)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
-        services: [database.client, KeyringWatcher(store: keys, logger: logger, pollInterval: configuration.keysPollInterval)],
+        services: [
+            database.client, KeyringWatcher(store: keys, logger: logger, pollInterval: configuration.keysPollInterval),
+            DatabaseProbe(connection: configuration.database, health: health, logger: logger),
+        ],
         logger: logger
     )
     app.beforeServerStarts {
@@ -33,11 +37,13 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
 }
 
 func buildRouter(
-    database: Database, migrations: [Migration], keys: KeyringStore, accounts: Accounts, webhookSecret: String? = nil
+    database: Database, migrations: [Migration], keys: KeyringStore, accounts: Accounts, webhookSecret: String? = nil,
+    health: DatabaseHealth = DatabaseHealth()
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: DatabaseAvailabilityMiddleware(health: health))
     router.get("/openapi.yaml") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],

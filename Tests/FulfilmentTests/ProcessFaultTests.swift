@@ -171,27 +171,59 @@ struct ProcessFaultTests {
         }
     }
 
-    @Test("SIGTERM: a request in flight (a sign-up hashing its password) is answered, then the service refuses new ones and exits 0")
+    @Test("SIGTERM: a checkout in flight (waiting on a row lock) is answered, then the service refuses new requests and exits 0")
     func gracefulShutdown() async throws {
         let keys = try keysDirectory()
         defer { try? FileManager.default.removeItem(at: keys) }
         try await withTestDatabase { database in
-            // A real bcrypt cost, so the sign-up is still hashing when the signal arrives.
-            let service = try await ServiceProcess.start(database: database, keysDir: keys, environment: ["FULFILMENT_BCRYPT_COST": "13"])
+            let service = try await ServiceProcess.start(database: database, keysDir: keys)
             let app = service.app(database: database)
-            let signUp = Task {
-                try await app.request(
-                    .post, "/v1/auth/register",
-                    json: ["email": "late@example.com", "name": "Late Shopper", "password": "correct horse", "passwordConfirmation": "correct horse"])
+            let store = try await app.createStore()
+            let product = try await app.addProduct(store: store, onHand: 5)
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store, [(product, 1)])
+            // Hold the product's stock row, so the checkout is certainly in flight when the signal comes.
+            let holder = try await HeldTransaction.begin(on: database, "SELECT 1 FROM stock WHERE product_id = '\(product)' FOR UPDATE")
+            let checkout = Task { try await app.checkout(customer) }
+            var waiting = false
+            for _ in 0..<200 where !waiting {
+                waiting = try await sql(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+                    on: database)[0][0] != "0"
+                if !waiting { try await Task.sleep(for: .milliseconds(50)) }
             }
-            try await Task.sleep(for: .milliseconds(150))
+            #expect(waiting, "the checkout never reached the lock")
             service.signal(SIGTERM)
-            let reply = try await signUp.value
+            try await Task.sleep(for: .milliseconds(300))
+            // Shutting down: no new connection is taken while the checkout finishes.
+            await #expect(throws: (any Error).self) { try await app.request(.get, "/healthz") }
+            try await holder.commit()
+            let reply = try await checkout.value
             #expect(reply.status == .created, "\(reply.text)")
             let status = try await service.waitForExit()
             #expect(status == 0, "\(service.log)")
             await #expect(throws: (any Error).self) { try await app.request(.get, "/healthz") }
-            #expect(try await sql("SELECT count(*) FROM users WHERE email = 'late@example.com'", on: database)[0][0] == "1")
+            #expect(try await app.stock(store: store, product: product) == (5, 1))
         }
+    }
+}
+
+/// A transaction a test keeps open across steps (a lock held on purpose), on a connection of its own.
+final class HeldTransaction: @unchecked Sendable {
+    private let connection: LibPQConnection
+
+    private init(_ connection: LibPQConnection) { self.connection = connection }
+
+    static func begin(on database: ConnectionInfo, _ statement: String) async throws -> HeldTransaction {
+        try await Migrator.offloaded {
+            let connection = try LibPQConnection(database)
+            try connection.execute("BEGIN")
+            try connection.execute(statement)
+            return HeldTransaction(connection)
+        }
+    }
+
+    func commit() async throws {
+        try await Migrator.offloaded { try self.connection.execute("COMMIT") }
     }
 }

@@ -45,7 +45,9 @@ struct KeyringWatcher: Service {
     var pollInterval: Duration = .seconds(5)
 
     func run() async throws {
-        guard let directory = store.current.directory else { return }
+        // A service that returns ends the whole application: with nothing to watch (an
+        // in-memory keyring), wait for the shutdown like the others.
+        guard let directory = store.current.directory else { return try await gracefulShutdown() }
         try await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {

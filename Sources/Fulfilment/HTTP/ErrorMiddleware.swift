@@ -34,6 +34,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if let convertible = serverError.underlyingError as? any APIErrorConvertible {
                 return convertible.apiError
             }
+            if serverError.underlyingError.isDatabaseUnavailable { return DatabaseUnavailable().apiError }
             if serverError.underlyingError.isTransientConflict { return DatabaseBusy().apiError }
             if let valueError = serverError.underlyingError.clientValueError { return valueError }
             if let decoding = serverError.underlyingError as? DecodingError {
@@ -44,6 +45,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                     serverError.httpStatus, code(for: serverError.httpStatus), requestProblem(serverError))
             }
             return .internal
+        case let failed where failed.isDatabaseUnavailable:
+            return DatabaseUnavailable().apiError
         case let failed where failed.isTransientConflict:
             return DatabaseBusy().apiError
         case let failed where failed.clientValueError != nil:

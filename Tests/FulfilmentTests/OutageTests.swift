@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import Fulfilment
+
+/// PostgreSQL going away and coming back under the service (issue 12).
+@Suite("Outage: the database restarts under load")
+struct OutageTests {
+    @Test("while PostgreSQL is down: 503 database_unavailable with Retry-After, never a 500 or a hang; it recovers by itself")
+    func databaseRestart() async throws {
+        let dir = URL(fileURLWithPath: "/tmp/fulfilment-outage-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let embedded = try EmbeddedPostgres(dataDirectory: dir.appendingPathComponent("pg"), logger: Logger(label: "test"))
+        try embedded.start(durability: .unsafeFast)
+        defer { embedded.stop() }
+        try await withApp(database: embedded.connectionInfo) { app in
+            let store = try await app.createStore()
+            let product = try await app.addProduct(store: store, onHand: 100)
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store, [(product, 1)])
+            #expect(try await app.checkout(customer).status == .created)
+
+            // Customers keep coming while the database is stopped (fast) and started again.
+            let statuses = StatusLog()
+            let load = Task {
+                try await app.race(4) { _, racer in
+                    while await !statuses.isStopped {
+                        let reply = try await racer.request(.get, "/v1/stores/\(store)")
+                        await statuses.add(reply.status.code, retryAfter: reply.headers[.retryAfter] != nil, code: reply.errorCode)
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            embedded.stop()
+            try await Task.sleep(for: .seconds(2))
+            let down = try await app.request(.get, "/readyz")
+            #expect(down.status == .serviceUnavailable)
+            let refused = try await app.checkout(customer)
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.errorCode == "database_unavailable")
+            #expect(refused.headers[.retryAfter] == "2")
+            try embedded.start(durability: .unsafeFast)
+            var back = try await app.request(.get, "/readyz").status
+            for _ in 0..<40 where back != .ok {
+                try await Task.sleep(for: .milliseconds(250))
+                back = try await app.request(.get, "/readyz").status
+            }
+            #expect(back == .ok)
+            try await Task.sleep(for: .milliseconds(500))
+            await statuses.stop()
+            try await load.value
+
+            let seen = await statuses.counts
+            #expect(seen[500] == nil, "a 500 during the outage: \(seen)")
+            #expect(Set(seen.keys).isSubset(of: [200, 503]), "\(seen)")
+            #expect((seen[503] ?? 0) > 0, "the outage was never noticed: \(seen)")
+            #expect(await statuses.every503WasDatabaseUnavailable)
+            // Nothing committed before the outage was lost, and checkouts work again.
+            #expect(try await sql("SELECT count(*) FROM orders", on: embedded.connectionInfo)[0][0] == "1")
+            try await app.fillCart(customer, store: store, [(product, 1)])
+            #expect(try await app.checkout(customer).status == .created)
+        }
+    }
+}
+
+actor StatusLog {
+    private(set) var counts: [Int: Int] = [:]
+    private(set) var every503WasDatabaseUnavailable = true
+    private(set) var isStopped = false
+
+    func add(_ status: Int, retryAfter: Bool, code: String?) {
+        counts[status, default: 0] += 1
+        if status == 503, !(retryAfter && code == "database_unavailable") { every503WasDatabaseUnavailable = false }
+    }
+
+    func stop() { isStopped = true }
+}
