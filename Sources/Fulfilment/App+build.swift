@@ -6,9 +6,6 @@ import OpenAPIRuntime
 import PostgresNIO
 import QRReceipt
 
-/// The request context of every route.
-public typealias AppRequestContext = BasicRequestContext
-
 /// Builds the application the `fulfilment serve` command runs; tests build the very same.
 ///
 /// The PostgreSQL client runs as one of the application's services; pending migrations are
@@ -16,7 +13,9 @@ public typealias AppRequestContext = BasicRequestContext
 public func buildApplication(_ configuration: AppConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let migrations = try Migration.load(from: configuration.migrationsDirectory)
     let database = try Database(connection: configuration.database, logger: logger)
-    let accounts = Accounts(database: database, hasher: PasswordHasher(cost: configuration.bcryptCost))
+    let accounts = Accounts(
+        database: database, hasher: PasswordHasher(cost: configuration.bcryptCost, queue: BcryptQueue(limits: configuration.bcryptQueue)),
+        throttle: configuration.loginThrottle, sessionLifetime: configuration.sessionLifetime)
     let router = try buildRouter(database: database, migrations: migrations, keyring: configuration.keyring, accounts: accounts,
         webhookSecret: configuration.webhookSecret)
     var app = Application(
@@ -37,13 +36,14 @@ func buildRouter(
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: ClientAddressMiddleware())
     router.get("/openapi.yaml") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
     let api = API(database: database, migrations: migrations, keyring: keyring, accounts: accounts)
-    try api.registerHandlers(on: router, middlewares: [AccessMiddleware(database: database), WebhookSignatureMiddleware(secret: webhookSecret)])
+    try api.registerHandlers(on: router, middlewares: [AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime), WebhookSignatureMiddleware(secret: webhookSecret)])
     return router
 }
 

@@ -19,6 +19,15 @@ public struct AppConfiguration: Sendable {
     /// (`FULFILMENT_WEBHOOK_SECRET`); without one the webhook answers 503. Never log it.
     public var webhookSecret: String? = ProcessInfo.processInfo.environment["FULFILMENT_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
 
+    /// How many bcrypt hashes run and wait at once (`FULFILMENT_BCRYPT_SLOTS`, `FULFILMENT_BCRYPT_WAITING`;
+    /// one running per core and eight waiting per core unless set). Beyond that, sign-in answers 429 `busy`.
+    public var bcryptQueue: BcryptQueue.Limits = .from(environment: ProcessInfo.processInfo.environment)
+    /// Idle and absolute session lifetimes (`FULFILMENT_SESSION_IDLE_MINUTES`, default 720;
+    /// `FULFILMENT_SESSION_MAX_HOURS`, default 720).
+    public var sessionLifetime: SessionLifetime = .from(environment: ProcessInfo.processInfo.environment)
+    /// Failed sign-ins allowed per account, per client address and per both (see `LoginThrottle`).
+    public var loginThrottle = LoginThrottle()
+
     public static var defaultBcryptCost: UInt8 {
         ProcessInfo.processInfo.environment["FULFILMENT_BCRYPT_COST"].flatMap { UInt8($0) }.map { min(max($0, 4), 31) } ?? 12
     }

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import Fulfilment
+
+@Suite("Failed sign-ins are counted atomically, per account and per client address")
+struct LoginThrottleTests {
+    @Test("twelve wrong guesses at once get exactly five tries; the rest are throttled")
+    func parallelGuessesCannotExceedTheLimit() async throws {
+        // A slower hash widens the gap between a guess's check and its count, as in production.
+        try await withApp(configure: { $0.bcryptCost = 8; $0.bcryptQueue = .init(slots: 4, waiting: 64) }) { app in
+            _ = try await app.registerCustomer(email: "target@example.com", password: "right password")
+            let guesses = (0..<12).map { SeparateConnections.Request.login("target@example.com", "guess \($0)") }
+            let replies = try await SeparateConnections.race(guesses, port: try app.port)
+            #expect(replies.filter { $0.status == .unauthorized }.count == 5)
+            #expect(replies.filter { $0.errorCode == "too_many_attempts" }.count == 7)
+            let counted = try await sql(
+                "SELECT failures FROM login_throttle WHERE email_key = 'target@example.com' AND address = '127.0.0.1'", on: app.database)
+            #expect(counted[0][0] == "5")
+        }
+    }
+
+    @Test("someone guessing a staff member's password locks out their own address, not the staff member's till")
+    func attackerCannotLockStaffOut() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store, password: "till password")
+            let email = try await app.email(of: staff)
+            let port = try app.port
+            for guess in 0..<5 {
+                let reply = try await SeparateConnections.send(.login(email, "guess \(guess)", from: "127.0.0.2"), port: port)
+                #expect(reply.status == .unauthorized)
+            }
+            let attacker = try await SeparateConnections.send(.login(email, "till password", from: "127.0.0.2"), port: port)
+            #expect(attacker.status == .tooManyRequests)
+            #expect(attacker.errorCode == "too_many_attempts")
+            #expect(Int(attacker.headers[.retryAfter] ?? "") ?? 0 > 0)
+
+            let till = try await SeparateConnections.send(.login(email, "till password", from: "127.0.0.1"), port: port)
+            #expect(till.status == .ok)
+        }
+    }
+
+    @Test("one address spraying guesses over many accounts stops at the per-address limit (20)")
+    func perAddressLimit() async throws {
+        try await withApp { app in
+            let port = try app.port
+            for attempt in 0..<20 {
+                let reply = try await SeparateConnections.send(.login("victim\(attempt % 5)@example.com", "guess", from: "127.0.0.3"), port: port)
+                #expect(reply.status == .unauthorized)
+            }
+            let next = try await SeparateConnections.send(.login("fresh@example.com", "guess", from: "127.0.0.3"), port: port)
+            #expect(next.errorCode == "too_many_attempts")
+            let elsewhere = try await SeparateConnections.send(.login("fresh@example.com", "guess", from: "127.0.0.4"), port: port)
+            #expect(elsewhere.errorCode == "invalid_credentials")
+        }
+    }
+
+    @Test("guesses spread over many addresses stop at the account's ceiling")
+    func perAccountCeiling() async throws {
+        let throttle = LoginThrottle(perAccountAndAddress: 2, perAddress: 10, perAccount: 4)
+        try await withApp(configure: { $0.loginThrottle = throttle }) { app in
+            _ = try await app.registerCustomer(email: "popular@example.com", password: "right password")
+            let port = try app.port
+            for address in ["127.0.0.5", "127.0.0.6"] {
+                for _ in 0..<2 {
+                    let reply = try await SeparateConnections.send(.login("popular@example.com", "guess", from: address), port: port)
+                    #expect(reply.status == .unauthorized)
+                }
+            }
+            let third = try await SeparateConnections.send(.login("popular@example.com", "guess", from: "127.0.0.7"), port: port)
+            #expect(third.errorCode == "too_many_attempts")
+        }
+    }
+
+    @Test("a right password gives its attempt back: typos between successes never lock a user out")
+    func successGivesBack() async throws {
+        try await withApp { app in
+            _ = try await app.registerCustomer(email: "typo@example.com", password: "right password")
+            for _ in 0..<3 {
+                for _ in 0..<4 { #expect(try await app.login("typo@example.com", "wrong password").status == .unauthorized) }
+                #expect(try await app.login("typo@example.com", "right password").status == .ok)
+            }
+            let rows = try await sql("SELECT email_key, address, failures FROM login_throttle ORDER BY 1, 2", on: app.database)
+            #expect(rows == [["", "127.0.0.1", "12"], ["typo@example.com", "", "12"]])
+        }
+    }
+}
