@@ -11,16 +11,19 @@ ALTER TABLE sessions ADD COLUMN ended_reason text
     CHECK (ended_reason IN ('logout', 'disabled', 'password_changed'));
 CREATE INDEX sessions_live_by_user ON sessions (user_id) WHERE ended_at IS NULL;
 
--- Failed sign-ins in the current window, one row per key:
---   ('ann@example.com', '')          the account, from anywhere (the larger ceiling)
---   ('', '203.0.113.7')              one client address, for any account
+-- Sign-in attempts in the current window, one row per key:
+--   ('ann@example.com', '')            the account, from anywhere (the larger ceiling)
+--   ('', '203.0.113.7')                one client address, for any account
 --   ('ann@example.com', '203.0.113.7') the account from that address
--- An attempt is counted (reserved) before its bcrypt runs, with one conditional upsert,
--- so parallel guesses cannot exceed a limit; a success gives its reservation back.
+-- An attempt is reserved (`pending`) with one conditional upsert before its bcrypt runs and
+-- refused when `failures + pending` has reached the key's limit, so parallel guesses cannot
+-- exceed it. When the password has been checked the reservation becomes a failure, or is
+-- given back.
 CREATE TABLE login_throttle (
     email_key          text NOT NULL,
     address            text NOT NULL,
     failures           integer NOT NULL CHECK (failures >= 0),
+    pending            integer NOT NULL CHECK (pending >= 0),
     window_started_at  timestamptz NOT NULL,
     PRIMARY KEY (email_key, address),
     CHECK (email_key <> '' OR address <> '')

@@ -88,19 +88,19 @@ struct BcryptQueueTests {
     func busyOverHTTP() async throws {
         // One slot, no waiting place, and a hash slow enough that the racers overlap.
         try await withApp(configure: { $0.bcryptCost = 10; $0.bcryptQueue = .init(slots: 1, waiting: 0) }) { app in
-            _ = try await app.registerCustomer(email: "rush@example.com", password: "right password")
-            let racers = (0..<6).map { _ in SeparateConnections.Request.login("rush@example.com", "wrong password") }
+            // Eight different accounts, so no sign-in limit gets in the way.
+            let racers = (0..<8).map { SeparateConnections.Request.login("rush\($0)@example.com", "wrong password") }
             let replies = try await SeparateConnections.race(racers, port: try app.port)
             let busy = replies.filter { $0.errorCode == "busy" }
             let checked = replies.filter { $0.status == .unauthorized }
             #expect(busy.count >= 1)
             #expect(checked.count >= 1)
-            #expect(busy.count + checked.count == 6)
+            #expect(busy.count + checked.count == 8, "\(replies.map { "\($0.status.code) \($0.errorCode ?? "")" })")
             #expect(busy.allSatisfy { $0.status == .tooManyRequests && $0.headers[.retryAfter] == "1" })
             // A refused attempt was never tried, so it does not count toward the lock-out.
             let counted = try await sql(
-                "SELECT failures FROM login_throttle WHERE email_key = 'rush@example.com' AND address = '127.0.0.1'", on: app.database)
-            #expect(counted == [[String(checked.count)]])
+                "SELECT failures, pending FROM login_throttle WHERE email_key = '' AND address = '127.0.0.1'", on: app.database)
+            #expect(counted == [[String(checked.count), "0"]])
         }
     }
 

@@ -81,8 +81,27 @@ struct LoginThrottleTests {
                 for _ in 0..<4 { #expect(try await app.login("typo@example.com", "wrong password").status == .unauthorized) }
                 #expect(try await app.login("typo@example.com", "right password").status == .ok)
             }
-            let rows = try await sql("SELECT email_key, address, failures FROM login_throttle ORDER BY 1, 2", on: app.database)
-            #expect(rows == [["", "127.0.0.1", "12"], ["typo@example.com", "", "12"]])
+            let rows = try await sql("SELECT email_key, address, failures, pending FROM login_throttle ORDER BY 1, 2", on: app.database)
+            #expect(rows == [["", "127.0.0.1", "12", "0"], ["typo@example.com", "", "12", "0"], ["typo@example.com", "127.0.0.1", "0", "0"]])
+        }
+    }
+
+    @Test("a burst of sign-ins of one account: those past the limit in flight wait a second, none is locked out or fails")
+    func parallelSuccesses() async throws {
+        try await withApp(configure: { $0.bcryptQueue = .init(slots: 4, waiting: 64) }) { app in
+            _ = try await app.registerCustomer(email: "busy-till@example.com", password: "right password")
+            for _ in 0..<3 {
+                let logins = (0..<16).map { _ in SeparateConnections.Request.login("busy-till@example.com", "right password") }
+                let replies = try await SeparateConnections.race(logins, port: try app.port)
+                let signedIn = replies.filter { $0.status == .ok }
+                let refused = replies.filter { $0.status == .tooManyRequests }
+                #expect(signedIn.count + refused.count == 16, "no 500, no 401: \(replies.map { "\($0.status.code) \($0.errorCode ?? "")" })")
+                #expect(signedIn.count >= 5)
+                #expect(refused.allSatisfy { $0.headers[.retryAfter] == "1" }, "in flight, not failed: try again in a second")
+            }
+            #expect(try await app.login("busy-till@example.com", "right password").status == .ok)
+            let rows = try await sql("SELECT failures, pending FROM login_throttle", on: app.database)
+            #expect(rows == [["0", "0"], ["0", "0"], ["0", "0"]], "every reservation was given back")
         }
     }
 }

@@ -76,7 +76,7 @@ public struct Accounts: Sendable {
 
     /// Reserves a throttled attempt for `emailKey` from `address`, checks `password` against
     /// the hash `find` returns (or the dummy hash, in the same time, when there is none), and
-    /// settles the reservation: kept for a wrong password, given back otherwise.
+    /// settles the reservation: a failure for a wrong password, given back otherwise.
     func checkPassword(
         _ password: String, emailKey: String, address: String, lane: BcryptQueue.Lane, logger: Logger,
         find: () async throws -> (User, String)?
@@ -88,11 +88,12 @@ public struct Accounts: Sendable {
             found = try await find()
             matches = try await hasher.verify(password, against: found?.1 ?? dummyHash, lane: lane)
         } catch {
-            try? await LoginThrottleQueries.refund(emailKey: emailKey, address: address, logger: logger, on: database.client)
+            try? await LoginThrottleQueries.settle(.abandoned, emailKey: emailKey, address: address, database: database, logger: logger)
             throw error
         }
+        let outcome: LoginThrottleQueries.Outcome = found != nil && matches ? .succeeded : .failed
+        try await LoginThrottleQueries.settle(outcome, emailKey: emailKey, address: address, database: database, logger: logger)
         guard let (user, _) = found, matches else { return (found?.0, false) }
-        try await LoginThrottleQueries.succeeded(emailKey: emailKey, address: address, logger: logger, on: database.client)
         return (user, true)
     }
 
