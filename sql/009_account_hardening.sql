@@ -18,7 +18,7 @@ CREATE INDEX sessions_live_by_user ON sessions (user_id) WHERE ended_at IS NULL;
 -- An attempt is reserved (`pending`) with one conditional upsert before its bcrypt runs and
 -- refused when `failures + pending` has reached the key's limit, so parallel guesses cannot
 -- exceed it. When the password has been checked the reservation becomes a failure, or is
--- given back.
+-- given back; a key left with no failures and nothing in flight is deleted.
 CREATE TABLE login_throttle (
     email_key          text NOT NULL,
     address            text NOT NULL,

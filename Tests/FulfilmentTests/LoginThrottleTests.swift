@@ -85,7 +85,8 @@ struct LoginThrottleTests {
                 #expect(try await app.login("typo@example.com", "right password").status == .ok)
             }
             let rows = try await sql("SELECT email_key, address, failures, pending FROM login_throttle ORDER BY 1, 2", on: app.database)
-            #expect(rows == [["", "127.0.0.1", "12", "0"], ["typo@example.com", "", "12", "0"], ["typo@example.com", "127.0.0.1", "0", "0"]])
+            // The account-from-this-address count started again, and an empty key is not kept.
+            #expect(rows == [["", "127.0.0.1", "12", "0"], ["typo@example.com", "", "12", "0"]])
         }
     }
 
@@ -106,7 +107,7 @@ struct LoginThrottleTests {
             }
             #expect(try await app.login("busy-till@example.com", "right password").status == .ok)
             let rows = try await sql("SELECT failures, pending FROM login_throttle", on: app.database)
-            #expect(rows == [["0", "0"], ["0", "0"], ["0", "0"]], "every reservation was given back")
+            #expect(rows.isEmpty, "every reservation was given back, and empty keys are not kept")
         }
     }
 }

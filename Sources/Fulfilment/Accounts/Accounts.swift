@@ -88,11 +88,12 @@ public struct Accounts: Sendable {
             found = try await find()
             matches = try await hasher.verify(password, against: found?.1 ?? dummyHash, lane: lane)
         } catch {
-            try? await LoginThrottleQueries.settle(.abandoned, emailKey: emailKey, address: address, database: database, logger: logger)
+            try? await LoginThrottleQueries.settle(
+                .abandoned, emailKey: emailKey, address: address, rules: throttle, database: database, logger: logger)
             throw error
         }
         let outcome: LoginThrottleQueries.Outcome = found != nil && matches ? .succeeded : .failed
-        try await LoginThrottleQueries.settle(outcome, emailKey: emailKey, address: address, database: database, logger: logger)
+        try await LoginThrottleQueries.settle(outcome, emailKey: emailKey, address: address, rules: throttle, database: database, logger: logger)
         guard let (user, _) = found, matches else { return (found?.0, false) }
         return (user, true)
     }

@@ -8,8 +8,10 @@
 ///   guesses across many accounts;
 /// - the account, from anywhere (`perAccount`, 50): a ceiling for guessing spread over many
 ///   addresses, high enough that one address (5 per account) cannot reach it alone.
-/// A key that is full refuses further attempts (429 with `Retry-After`) until its window,
-/// counted from its first failure, ends (15 minutes).
+/// An attempt counts from before its password is checked, so a key is full when its failures
+/// plus the attempts still being checked reach its limit. A key full of failures refuses
+/// further attempts (429 with `Retry-After`) until its window, counted from its first
+/// attempt, ends (15 minutes); a key full only of attempts in flight asks for one second.
 ///
 /// A store's tills often share one public address, so `perAddress` is deliberately well
 /// above what staff typos reach in a quarter of an hour.

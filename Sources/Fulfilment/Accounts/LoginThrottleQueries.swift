@@ -69,7 +69,10 @@ enum LoginThrottleQueries {
     }
 
     /// Settles a reservation made by `reserve`.
-    static func settle(_ outcome: Outcome, emailKey: String, address: String, database: Database, logger: Logger) async throws {
+    static func settle(
+        _ outcome: Outcome, emailKey: String, address: String, rules: LoginThrottle, database: Database, logger: Logger
+    ) async throws {
+        let window = rules.windowSeconds
         try await database.transaction(logger: logger) { connection in
             for key in LoginThrottle.keys(emailKey: emailKey, address: address) {
                 let failures = switch outcome {
@@ -86,6 +89,15 @@ enum LoginThrottleQueries {
                     WHERE email_key = \(key.emailKey) AND address = \(key.address)
                     """, logger: logger)
             }
+            // A key with nothing in it says nothing: drop it, so the table keeps only keys
+            // with failures (every customer who signs in would otherwise leave rows behind).
+            // These rows are already locked by this transaction, so the order is safe.
+            try await connection.query(
+                """
+                DELETE FROM login_throttle
+                WHERE (email_key, address) IN (('', \(address)), (\(emailKey), ''), (\(emailKey), \(address)))
+                    AND pending = 0 AND (failures = 0 OR window_started_at <= now() - make_interval(secs => \(window)))
+                """, logger: logger)
         }
     }
 }
