@@ -43,7 +43,8 @@ func buildRouter(
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
     let api = API(database: database, migrations: migrations, keyring: keyring, accounts: accounts)
-    try api.registerHandlers(on: router, middlewares: [AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime), WebhookSignatureMiddleware(secret: webhookSecret)])
+    let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
+    try api.registerHandlers(on: router, middlewares: [access, WebhookSignatureMiddleware(secret: webhookSecret)])
     return router
 }
 

@@ -44,6 +44,21 @@ struct LoginThrottleTests {
         }
     }
 
+    @Test("the address is the connection's, so a made-up X-Forwarded-For does not dodge the limit")
+    func forwardedForIgnored() async throws {
+        try await withApp { app in
+            let port = try app.port
+            for guess in 0..<5 {
+                var request = SeparateConnections.Request.login("mark@example.com", "guess", from: "127.0.0.8")
+                request.headers = ["X-Forwarded-For": "198.51.100.\(guess)"]
+                #expect(try await SeparateConnections.send(request, port: port).status == .unauthorized)
+            }
+            var sixth = SeparateConnections.Request.login("mark@example.com", "guess", from: "127.0.0.8")
+            sixth.headers = ["X-Forwarded-For": "198.51.100.99"]
+            #expect(try await SeparateConnections.send(sixth, port: port).errorCode == "too_many_attempts")
+        }
+    }
+
     @Test("one address spraying guesses over many accounts stops at the per-address limit (20)")
     func perAddressLimit() async throws {
         try await withApp { app in

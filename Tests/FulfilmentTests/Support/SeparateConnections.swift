@@ -21,6 +21,8 @@ enum SeparateConnections {
         var path: String
         var json: JSONValue? = nil
         var token: String? = nil
+        /// Further header lines, sent as given.
+        var headers: [String: String] = [:]
         /// The client's address: any 127.0.0.0/8 address reaches a server on 127.0.0.1 (Linux).
         var from: String = "127.0.0.1"
     }
@@ -72,6 +74,7 @@ enum SeparateConnections {
         head += "Content-Length: \(body.count)\r\n"
         if request.json != nil { head += "Content-Type: application/json\r\n" }
         if let token = request.token { head += "Authorization: Bearer \(token)\r\n" }
+        for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
         let bytes = Array((head + "\r\n").utf8) + Array(body)
         var sent = 0
         while sent < bytes.count {
