@@ -3,6 +3,18 @@ import Testing
 
 @testable import Fulfilment
 
+/// One database connection held across statements, to keep a transaction open mid-test.
+private final class HeldConnection: @unchecked Sendable {
+    private let connection: LibPQConnection
+
+    init(_ info: ConnectionInfo) throws { connection = try LibPQConnection(info) }
+
+    @discardableResult
+    func run(_ query: String, _ parameters: [String] = []) async throws -> [[String?]] {
+        try await Migrator.offloaded { try self.connection.execute(query, parameters: parameters) }
+    }
+}
+
 @Suite("A manager disables and enables staff accounts")
 struct StaffAccountTests {
     @Test("a manager disables a staff member: every session of theirs ends at once and they cannot sign in")
@@ -79,6 +91,39 @@ struct StaffAccountTests {
                 #expect(try await app.works(session.token), "nobody was disabled")
             }
             #expect(try await sql("SELECT count(*) FROM users WHERE disabled_at IS NOT NULL", on: app.database)[0][0] == "0")
+        }
+    }
+
+    @Test("a sign-in racing a manager's disable never leaves a live session behind")
+    func signInRacingDisable() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store, password: "staff password")
+            let email = try await app.email(of: staff)
+
+            // The manager's disable, held open after ending the sessions it can see.
+            let manager = try HeldConnection(app.database)
+            try await manager.run("BEGIN")
+            try await manager.run("UPDATE users SET disabled_at = now() WHERE id = $1", [staff.userID])
+            try await manager.run(
+                "UPDATE sessions SET ended_at = now(), ended_reason = 'disabled' WHERE user_id = $1 AND ended_at IS NULL", [staff.userID])
+
+            let port = try app.port
+            let signingIn = Task { try await SeparateConnections.send(.login(email, "staff password"), port: port) }
+            // The sign-in must wait for the disable's lock before it starts a session.
+            for _ in 0..<250 {
+                let waiting = try await sql(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", on: app.database)
+                if waiting == [["1"]] { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await manager.run("COMMIT")
+
+            let reply = try await signingIn.value
+            #expect(reply.status == .forbidden)
+            #expect(reply.errorCode == "account_disabled")
+            let live = try await sql("SELECT count(*) FROM sessions WHERE user_id = $1 AND ended_at IS NULL", [staff.userID], on: app.database)
+            #expect(live == [["0"]])
         }
     }
 }
