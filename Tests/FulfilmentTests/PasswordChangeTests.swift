@@ -76,4 +76,22 @@ struct PasswordChangeTests {
             #expect(throttled.headers[.retryAfter] != nil)
         }
     }
+
+    @Test("two changes at once: one wins, the other is told, and only the winner's password works")
+    func concurrentChanges() async throws {
+        // A slower hash, so both requests have checked the current password before either writes.
+        try await withApp(configure: { $0.bcryptCost = 10; $0.bcryptQueue = .init(slots: 4, waiting: 8) }) { app in
+            let session = try await app.registerCustomer(email: "eve@example.com", password: "old password")
+            let changes = ["first new password", "second new password"].map { new in
+                SeparateConnections.Request(path: "/v1/me/password", json: change("old password", to: new), token: session.token)
+            }
+            let replies = try await SeparateConnections.race(changes, port: try app.port)
+            let statuses = replies.map(\.status.code).sorted()
+            #expect(statuses == [204, 409] || statuses == [204, 422], "\(statuses)")
+            let first = try await app.login("eve@example.com", "first new password").status == .ok
+            let second = try await app.login("eve@example.com", "second new password").status == .ok
+            #expect(first != second, "exactly one new password took")
+            #expect(first == (replies[0].status == .noContent))
+        }
+    }
 }
