@@ -6,9 +6,6 @@ import OpenAPIRuntime
 import PostgresNIO
 import QRReceipt
 
-/// The request context of every route.
-public typealias AppRequestContext = BasicRequestContext
-
 /// Builds the application the `fulfilment serve` command runs; tests build the very same.
 ///
 /// The PostgreSQL client runs as one of the application's services; pending migrations are
@@ -16,7 +13,9 @@ public typealias AppRequestContext = BasicRequestContext
 public func buildApplication(_ configuration: AppConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let migrations = try Migration.load(from: configuration.migrationsDirectory)
     let database = try Database(connection: configuration.database, logger: logger)
-    let accounts = Accounts(database: database, hasher: PasswordHasher(cost: configuration.bcryptCost))
+    let accounts = Accounts(
+        database: database, hasher: PasswordHasher(cost: configuration.bcryptCost, queue: BcryptQueue(limits: configuration.bcryptQueue)),
+        throttle: configuration.loginThrottle, sessionLifetime: configuration.sessionLifetime)
     let keys = KeyringStore(configuration.keyring)
     let health = DatabaseHealth()
     let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts,
@@ -44,13 +43,15 @@ func buildRouter(
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: DatabaseAvailabilityMiddleware(health: health))
+    router.add(middleware: ClientAddressMiddleware())
     router.get("/openapi.yaml") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
     let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts)
-    try api.registerHandlers(on: router, middlewares: [AccessMiddleware(database: database), WebhookSignatureMiddleware(secret: webhookSecret)])
+    let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
+    try api.registerHandlers(on: router, middlewares: [access, WebhookSignatureMiddleware(secret: webhookSecret)])
     return router
 }
 

@@ -23,6 +23,14 @@ public struct AppConfiguration: Sendable {
     /// default 5; `SIGHUP` reloads at once). Only for a keyring loaded from a directory.
     public var keysPollInterval: Duration = .seconds(
         ProcessInfo.processInfo.environment["FULFILMENT_KEYS_POLL_SECONDS"].flatMap { Int($0) }.map { max($0, 1) } ?? 5)
+    /// How many bcrypt hashes run and wait at once (`FULFILMENT_BCRYPT_SLOTS`, `FULFILMENT_BCRYPT_WAITING`;
+    /// one running per core and eight waiting per core unless set). Beyond that, sign-in answers 429 `busy`.
+    public var bcryptQueue: BcryptQueue.Limits = .from(environment: ProcessInfo.processInfo.environment)
+    /// Idle and absolute session lifetimes (`FULFILMENT_SESSION_IDLE_MINUTES`, default 720;
+    /// `FULFILMENT_SESSION_MAX_HOURS`, default 720).
+    public var sessionLifetime: SessionLifetime = .from(environment: ProcessInfo.processInfo.environment)
+    /// Failed sign-ins allowed per account, per client address and per both (see `LoginThrottle`).
+    public var loginThrottle = LoginThrottle()
 
     public static var defaultBcryptCost: UInt8 {
         ProcessInfo.processInfo.environment["FULFILMENT_BCRYPT_COST"].flatMap { UInt8($0) }.map { min(max($0, 4), 31) } ?? 12

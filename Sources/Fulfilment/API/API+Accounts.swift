@@ -35,6 +35,28 @@ extension API {
             email: body.email, name: body.name, password: body.password, role: role, store: store, logger: logger)
         return .created(.init(body: .json(.init(user))))
     }
+
+    func disableStaff(_ input: Operations.DisableStaff.Input) async throws -> Operations.DisableStaff.Output {
+        guard let store = StoreID(input.path.storeId) else { throw AccountError.storeNotFound }
+        guard let user = UserID(input.path.userId) else { throw AccountError.staffNotFound }
+        let disabled = try await accounts.disableStaff(user, at: store, by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(.init(disabled))))
+    }
+
+    func enableStaff(_ input: Operations.EnableStaff.Input) async throws -> Operations.EnableStaff.Output {
+        guard let store = StoreID(input.path.storeId) else { throw AccountError.storeNotFound }
+        guard let user = UserID(input.path.userId) else { throw AccountError.staffNotFound }
+        let enabled = try await accounts.enableStaff(user, at: store, by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(.init(enabled))))
+    }
+
+    func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        try await accounts.changePassword(
+            try Identity.required, current: body.currentPassword, new: body.newPassword,
+            confirmation: body.newPasswordConfirmation, logger: logger)
+        return .noContent(.init())
+    }
 }
 
 extension Components.Schemas.User {
@@ -42,7 +64,7 @@ extension Components.Schemas.User {
         self.init(
             id: user.id.description, email: user.email, name: user.name,
             role: Components.Schemas.User.RolePayload(rawValue: user.role.rawValue)!,
-            storeId: user.storeID?.description, createdAt: user.createdAt)
+            storeId: user.storeID?.description, createdAt: user.createdAt, disabledAt: user.disabledAt)
     }
 }
 

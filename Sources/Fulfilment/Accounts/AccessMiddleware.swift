@@ -3,11 +3,13 @@ import Logging
 import OpenAPIRuntime
 
 /// Enforces `AccessPolicy` for every OpenAPI operation: resolves the bearer token to an
-/// `Identity` (401 when missing or ended), checks the role (403), checks a `storeId` path
-/// parameter against the caller's store for staff routes (403), and makes the identity
-/// available to the handler as `Identity.current`.
+/// `Identity` (401 when missing or ended; 401 `session_expired` when idle or too old),
+/// checks the role (403), checks a `storeId` path parameter against the caller's store for
+/// staff routes (403), and makes the identity available to the handler as `Identity.current`.
 struct AccessMiddleware: ServerMiddleware {
     let database: Database
+    /// Idle and absolute session lifetimes, enforced where the token is resolved.
+    let sessionLifetime: SessionLifetime
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
@@ -21,9 +23,15 @@ struct AccessMiddleware: ServerMiddleware {
         if access == .anyone {
             return try await next(request, body, metadata)
         }
-        guard let token = scope.bearerToken,
-            let identity = try await UserQueries.identity(tokenHash: SessionToken.hash(token), on: database.client, logger: scope.logger)
-        else { throw AccessError.unauthenticated }
+        guard let token = scope.bearerToken else { throw AccessError.unauthenticated }
+        let identity: Identity
+        switch try await SessionQueries.lookUp(
+            tokenHash: SessionToken.hash(token), lifetime: sessionLifetime, on: database.client, logger: scope.logger)
+        {
+        case .live(let live): identity = live
+        case .expired: throw AccessError.sessionExpired
+        case .unknown: throw AccessError.unauthenticated
+        }
         guard access.allows(identity.role) else { throw AccessError.forbidden }
         if access == .staff || access == .manager, let store = metadata.pathParameters["storeId"] {
             guard let storeID = StoreID(String(store)), identity.worksAt(storeID) else { throw AccessError.forbidden }

@@ -40,6 +40,9 @@ enum AccessPolicy {
         "logout": .signedIn,
         "getMe": .signedIn,
         "createStoreAccount": .manager,
+        "disableStaff": .manager,
+        "enableStaff": .manager,
+        "changePassword": .signedIn,
         // Pick lists (store checked by path, or in the handler through the pick list)
         "createPickList": .staff,
         "listPickLists": .staff,

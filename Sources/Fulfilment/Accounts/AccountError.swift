@@ -12,6 +12,19 @@ enum AccountError: Error, APIErrorConvertible, Equatable {
     case throttled(retryAfterSeconds: Int)
     case storeNotFound
     case invalidRole
+    /// The bcrypt queue is full (`BcryptQueue`): nothing was tried; try again in a second.
+    case busy
+    /// The right password for an account a manager has disabled. Only someone who knows the
+    /// password learns this, so it tells an attacker nothing about which emails exist.
+    case accountDisabled
+    /// Changing a password: the current password given is wrong.
+    case wrongPassword
+    /// Changing a password: it was changed by another request in the meantime.
+    case passwordChangedMeanwhile
+    /// No staff member or manager with that id works at that store.
+    case staffNotFound
+    /// A manager cannot disable their own account (the store could be left with no manager).
+    case cannotDisableSelf
 
     var apiError: APIError {
         switch self {
@@ -39,6 +52,19 @@ enum AccountError: Error, APIErrorConvertible, Equatable {
             APIError(.notFound, "not_found", "That store was not found.")
         case .invalidRole:
             APIError(.unprocessableContent, "invalid_field", "The role must be staff or manager.", details: ["field": "role"])
+        case .busy:
+            APIError(.tooManyRequests, "busy", "Too many sign-ins at once; try again in a second.",
+                details: ["retryAfterSeconds": 1], headers: [.retryAfter: "1"])
+        case .accountDisabled:
+            APIError(.forbidden, "account_disabled", "This account has been disabled; ask a manager of your store.")
+        case .wrongPassword:
+            APIError(.unprocessableContent, "wrong_password", "The current password is wrong.", details: ["field": "currentPassword"])
+        case .passwordChangedMeanwhile:
+            APIError(.conflict, "password_changed", "The password was changed by another request; sign in again.")
+        case .staffNotFound:
+            APIError(.notFound, "not_found", "No staff member with that id works at this store.")
+        case .cannotDisableSelf:
+            APIError(.conflict, "cannot_disable_self", "A manager cannot disable their own account.")
         }
     }
 }
@@ -46,6 +72,8 @@ enum AccountError: Error, APIErrorConvertible, Equatable {
 /// Authentication and authorisation failures.
 enum AccessError: Error, APIErrorConvertible {
     case unauthenticated
+    /// The token was real but its session went idle too long or reached its maximum age.
+    case sessionExpired
     case forbidden
 
     var apiError: APIError {
@@ -53,6 +81,9 @@ enum AccessError: Error, APIErrorConvertible {
         case .unauthenticated:
             APIError(.unauthorized, "unauthorized", "Sign in first: send 'Authorization: Bearer <token>'.",
                 headers: [.wwwAuthenticate: "Bearer"])
+        case .sessionExpired:
+            APIError(.unauthorized, "session_expired", "Your session has expired; sign in again.",
+                headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         case .forbidden:
             APIError(.forbidden, "forbidden", "You are not allowed to do that.")
         }

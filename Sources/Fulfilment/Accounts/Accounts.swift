@@ -8,19 +8,24 @@ import PostgresNIO
 public struct Accounts: Sendable {
     let database: Database
     let hasher: PasswordHasher
-    /// Failures allowed per email within `throttleWindow` before sign-in is refused for `lockout`.
-    var throttleLimit = 5
-    var throttleWindowSeconds = 15 * 60
-    var lockoutSeconds = 15 * 60
+    /// Failed sign-ins allowed per account, per client address and per both.
+    let throttle: LoginThrottle
+    /// How long a session lasts idle and in all.
+    let sessionLifetime: SessionLifetime
 
     /// A real hash at the configured cost, verified against when the email is unknown, so a
     /// wrong email costs the same time as a wrong password (no account enumeration by timing).
     let dummyHash: String
 
     /// Hashes once at the configured cost (blocking, at start-up).
-    public init(database: Database, hasher: PasswordHasher) {
+    public init(
+        database: Database, hasher: PasswordHasher, throttle: LoginThrottle = LoginThrottle(),
+        sessionLifetime: SessionLifetime = SessionLifetime()
+    ) {
         self.database = database
         self.hasher = hasher
+        self.throttle = throttle
+        self.sessionLifetime = sessionLifetime
         self.dummyHash = Bcrypt.hash(UUID().uuidString, cost: hasher.cost)
     }
 
@@ -39,35 +44,62 @@ public struct Accounts: Sendable {
         let user = try await database.transaction(logger: logger) { connection in
             let user = try await UserQueries.insert(
                 email: email, name: name, passwordHash: hash, role: .customer, storeID: nil, on: connection, logger: logger)
-            try await UserQueries.createSession(userID: user.id, tokenHash: token.hash, on: connection, logger: logger)
+            guard try await SessionQueries.start(userID: user.id, tokenHash: token.hash, on: connection, logger: logger) else {
+                throw APIError.internal
+            }
             return user
         }
         return SignedIn(user: user, token: token)
     }
 
     /// Wrong email and wrong password are the same failure, in the same time.
+    ///
+    /// The attempt is counted against the throttle before bcrypt runs (so parallel guesses
+    /// cannot exceed a limit) and given back when the password was right or never checked.
     func login(email rawEmail: String, password: String, logger: Logger) async throws -> SignedIn {
         let emailKey = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let client = database.client
-        if let seconds = try await UserQueries.lockedFor(emailKey: emailKey, on: client, logger: logger) {
-            throw AccountError.throttled(retryAfterSeconds: seconds)
+        // No account has an empty or longer email; refusing it here keeps throttle keys distinct and bounded.
+        guard (1...254).contains(emailKey.count) else { throw AccountError.invalidCredentials }
+        let address = ClientAddress.current
+        let (user, matches) = try await checkPassword(password, emailKey: emailKey, address: address, lane: .signIn, logger: logger) {
+            try await UserQueries.credentials(email: emailKey, on: database.client, logger: logger)
         }
-        let found = try await UserQueries.credentials(email: emailKey, on: client, logger: logger)
-        let matches = try await hasher.verify(password, against: found?.1 ?? dummyHash)
-        guard let (user, _) = found, matches else {
-            try await UserQueries.recordFailure(
-                emailKey: emailKey, limit: throttleLimit, window: throttleWindowSeconds, lockout: lockoutSeconds,
-                on: client, logger: logger)
-            throw AccountError.invalidCredentials
-        }
-        try await UserQueries.clearFailures(emailKey: emailKey, on: client, logger: logger)
+        guard let user, matches else { throw AccountError.invalidCredentials }
+        guard user.disabledAt == nil else { throw AccountError.accountDisabled }
         let token = SessionToken.generate()
-        try await UserQueries.createSession(userID: user.id, tokenHash: token.hash, on: client, logger: logger)
+        let started = try await database.transaction(logger: logger) { connection in
+            try await SessionQueries.start(userID: user.id, tokenHash: token.hash, on: connection, logger: logger)
+        }
+        guard started else { throw AccountError.accountDisabled }
         return SignedIn(user: user, token: token)
     }
 
+    /// Reserves a throttled attempt for `emailKey` from `address`, checks `password` against
+    /// the hash `find` returns (or the dummy hash, in the same time, when there is none), and
+    /// settles the reservation: a failure for a wrong password, given back otherwise.
+    func checkPassword(
+        _ password: String, emailKey: String, address: String, lane: BcryptQueue.Lane, logger: Logger,
+        find: () async throws -> (User, String)?
+    ) async throws -> (User?, Bool) {
+        try await LoginThrottleQueries.reserve(emailKey: emailKey, address: address, rules: throttle, database: database, logger: logger)
+        let found: (User, String)?
+        let matches: Bool
+        do {
+            found = try await find()
+            matches = try await hasher.verify(password, against: found?.1 ?? dummyHash, lane: lane)
+        } catch {
+            try? await LoginThrottleQueries.settle(
+                .abandoned, emailKey: emailKey, address: address, rules: throttle, database: database, logger: logger)
+            throw error
+        }
+        let outcome: LoginThrottleQueries.Outcome = found != nil && matches ? .succeeded : .failed
+        try await LoginThrottleQueries.settle(outcome, emailKey: emailKey, address: address, rules: throttle, database: database, logger: logger)
+        guard let (user, _) = found, matches else { return (found?.0, false) }
+        return (user, true)
+    }
+
     func logout(_ identity: Identity, logger: Logger) async throws {
-        try await UserQueries.endSession(identity.sessionID, on: database.client, logger: logger)
+        try await SessionQueries.end(identity.sessionID, reason: .logout, on: database.client, logger: logger)
     }
 
     /// Creates a staff member or manager of `store` (by a manager of it, or the CLI).

@@ -10,15 +10,17 @@ public struct User: Sendable, Equatable {
     public var role: Role
     public var storeID: StoreID?
     public var createdAt: Date
+    /// When a manager disabled the account; nil while it may sign in.
+    public var disabledAt: Date? = nil
 }
 
-/// The SQL of the users, sessions and login_failures tables.
+/// The SQL of the users table (sessions: `SessionQueries`; throttling: `LoginThrottleQueries`).
 enum UserQueries {
-    typealias UserRow = (UUID, String, String, String, UUID?, Date)
+    typealias UserRow = (UUID, String, String, String, UUID?, Date, Date?)
 
     static func user(_ row: UserRow) -> User {
         User(id: UserID(row.0), email: row.1, name: row.2, role: Role(rawValue: row.3) ?? .customer,
-            storeID: row.4.map(StoreID.init), createdAt: row.5)
+            storeID: row.4.map(StoreID.init), createdAt: row.5, disabledAt: row.6)
     }
 
     /// Inserts a user; a duplicate email (any case) is `AccountError.emailTaken`.
@@ -31,7 +33,7 @@ enum UserQueries {
                 """
                 INSERT INTO users (email, name, password_hash, role, store_id)
                 VALUES (\(email), \(name), \(passwordHash), \(role.rawValue), \(storeID?.rawValue))
-                RETURNING id, email, name, role, store_id, created_at
+                RETURNING id, email, name, role, store_id, created_at, disabled_at
                 """, logger: logger)
             for try await row in rows.decode(UserRow.self) { return user(row) }
             throw APIError.internal
@@ -44,7 +46,7 @@ enum UserQueries {
 
     static func user(id: UserID, on client: PostgresClient, logger: Logger) async throws -> User? {
         let rows = try await client.query(
-            "SELECT id, email, name, role, store_id, created_at FROM users WHERE id = \(id.rawValue)", logger: logger)
+            "SELECT id, email, name, role, store_id, created_at, disabled_at FROM users WHERE id = \(id.rawValue)", logger: logger)
         for try await row in rows.decode(UserRow.self) { return user(row) }
         return nil
     }
@@ -53,80 +55,56 @@ enum UserQueries {
     static func credentials(email: String, on client: PostgresClient, logger: Logger) async throws -> (User, String)? {
         let rows = try await client.query(
             """
-            SELECT id, email, name, role, store_id, created_at, password_hash
+            SELECT id, email, name, role, store_id, created_at, disabled_at, password_hash
             FROM users WHERE lower(email) = lower(\(email))
             """, logger: logger)
-        for try await row in rows.decode((UUID, String, String, String, UUID?, Date, String).self) {
-            return (user((row.0, row.1, row.2, row.3, row.4, row.5)), row.6)
+        for try await row in rows.decode((UUID, String, String, String, UUID?, Date, Date?, String).self) {
+            return (user((row.0, row.1, row.2, row.3, row.4, row.5, row.6)), row.7)
         }
         return nil
     }
 
-    static func createSession(userID: UserID, tokenHash: [UInt8], on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
-            "INSERT INTO sessions (user_id, token_hash) VALUES (\(userID.rawValue), \(Data(tokenHash)))", logger: logger)
-    }
-
-    static func createSession(userID: UserID, tokenHash: [UInt8], on client: PostgresClient, logger: Logger) async throws {
-        try await client.query(
-            "INSERT INTO sessions (user_id, token_hash) VALUES (\(userID.rawValue), \(Data(tokenHash)))", logger: logger)
-    }
-
-    /// Resolves a live session and records its use (at most once a minute, to spare writes).
-    static func identity(tokenHash: [UInt8], on client: PostgresClient, logger: Logger) async throws -> Identity? {
+    /// A signed-in user and their password hash, for changing the password.
+    static func credentials(id: UserID, on client: PostgresClient, logger: Logger) async throws -> (User, String)? {
         let rows = try await client.query(
             """
-            WITH live AS (
-                SELECT id, user_id FROM sessions WHERE token_hash = \(Data(tokenHash)) AND ended_at IS NULL
-            ), touched AS (
-                UPDATE sessions SET last_used_at = now()
-                WHERE id = (SELECT id FROM live) AND last_used_at < now() - interval '1 minute'
-            )
-            SELECT u.id, u.role, u.store_id, live.id FROM live JOIN users u ON u.id = live.user_id
+            SELECT id, email, name, role, store_id, created_at, disabled_at, password_hash
+            FROM users WHERE id = \(id.rawValue)
             """, logger: logger)
-        for try await (userID, role, storeID, sessionID) in rows.decode((UUID, String, UUID?, UUID).self) {
-            guard let role = Role(rawValue: role) else { return nil }
-            return Identity(userID: UserID(userID), role: role, storeID: storeID.map(StoreID.init), sessionID: SessionID(sessionID))
+        for try await row in rows.decode((UUID, String, String, String, UUID?, Date, Date?, String).self) {
+            return (user((row.0, row.1, row.2, row.3, row.4, row.5, row.6)), row.7)
         }
         return nil
     }
 
-    static func endSession(_ id: SessionID, on client: PostgresClient, logger: Logger) async throws {
-        try await client.query("UPDATE sessions SET ended_at = now() WHERE id = \(id.rawValue) AND ended_at IS NULL", logger: logger)
+    /// Replaces a password hash only if it is still `expected`, so two changes at once
+    /// cannot both succeed; false when it was changed meanwhile.
+    static func replacePassword(
+        of id: UserID, expected: String, with newHash: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
+        let rows = try await connection.query(
+            """
+            UPDATE users SET password_hash = \(newHash)
+            WHERE id = \(id.rawValue) AND password_hash = \(expected) AND disabled_at IS NULL
+            RETURNING id
+            """, logger: logger)
+        for try await _ in rows { return true }
+        return false
     }
 
-    // MARK: Login throttling
-
-    /// Seconds until this email may try again, or nil when it may try now.
-    static func lockedFor(emailKey: String, on client: PostgresClient, logger: Logger) async throws -> Int? {
-        let rows = try await client.query(
+    /// Disables (or enables) a staff member or manager of `store`; nil when no such person works
+    /// there. The row is locked, so session starts that read it `FOR SHARE` wait for this.
+    static func setDisabled(
+        _ disabled: Bool, user id: UserID, store: StoreID, on connection: PostgresConnection, logger: Logger
+    ) async throws -> User? {
+        let rows = try await connection.query(
             """
-            SELECT ceil(extract(epoch FROM locked_until - now()))::int FROM login_failures
-            WHERE email_key = \(emailKey) AND locked_until > now()
+            UPDATE users SET disabled_at = CASE WHEN \(disabled) THEN coalesce(disabled_at, now()) ELSE NULL END
+            WHERE id = \(id.rawValue) AND store_id = \(store.rawValue) AND role IN ('staff', 'manager')
+            RETURNING id, email, name, role, store_id, created_at, disabled_at
             """, logger: logger)
-        for try await seconds in rows.decode(Int.self) { return max(seconds, 1) }
+        for try await row in rows.decode(UserRow.self) { return user(row) }
         return nil
-    }
-
-    /// Counts a failure inside the current window; the `limit`-th failure locks the email.
-    static func recordFailure(
-        emailKey: String, limit: Int, window: Int, lockout: Int, on client: PostgresClient, logger: Logger
-    ) async throws {
-        try await client.query(
-            """
-            INSERT INTO login_failures AS f (email_key, failures, first_failed_at)
-            VALUES (\(emailKey), 1, now())
-            ON CONFLICT (email_key) DO UPDATE SET
-                failures = CASE WHEN f.first_failed_at < now() - make_interval(secs => \(window)) THEN 1 ELSE f.failures + 1 END,
-                first_failed_at = CASE WHEN f.first_failed_at < now() - make_interval(secs => \(window)) THEN now() ELSE f.first_failed_at END,
-                locked_until = CASE
-                    WHEN f.first_failed_at >= now() - make_interval(secs => \(window)) AND f.failures + 1 >= \(limit)
-                    THEN now() + make_interval(secs => \(lockout)) ELSE NULL END
-            """, logger: logger)
-    }
-
-    static func clearFailures(emailKey: String, on client: PostgresClient, logger: Logger) async throws {
-        try await client.query("DELETE FROM login_failures WHERE email_key = \(emailKey)", logger: logger)
     }
 
     static func storeExists(_ id: StoreID, on client: PostgresClient, logger: Logger) async throws -> Bool {

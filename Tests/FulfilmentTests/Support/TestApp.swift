@@ -168,19 +168,21 @@ extension JSONValue {
 /// `keyring` defaults to a fresh in-memory one with a single key.
 func withApp<T: Sendable>(
     database: ConnectionInfo? = nil, logHandler: LogCapture? = nil, keyring: PickupKeyring? = nil,
+    configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
     _ body: @escaping @Sendable (TestApp) async throws -> T
 ) async throws -> T {
     let keyring = try keyring ?? PickupKeyring(keys: [PickupSigningKey.generate(id: PickupKeyID(1))])
     if let database {
-        return try await runApp(database: database, logHandler: logHandler, keyring: keyring, body)
+        return try await runApp(database: database, logHandler: logHandler, keyring: keyring, configure: configure, body)
     }
     return try await withTestDatabase { info in
-        try await runApp(database: info, logHandler: logHandler, keyring: keyring, body)
+        try await runApp(database: info, logHandler: logHandler, keyring: keyring, configure: configure, body)
     }
 }
 
 private func runApp<T: Sendable>(
     database: ConnectionInfo, logHandler: LogCapture?, keyring: PickupKeyring,
+    configure: @Sendable (inout AppConfiguration) -> Void,
     _ body: @escaping @Sendable (TestApp) async throws -> T
 ) async throws -> T {
     var logger = Logger(label: "fulfilment-test") { label in
@@ -190,6 +192,7 @@ private func runApp<T: Sendable>(
     var configuration = AppConfiguration(host: "127.0.0.1", port: 0, database: database, keyring: keyring)
     configuration.bcryptCost = 4  // the minimum: the tests hash many passwords
     configuration.webhookSecret = TestApp.webhookSecret
+    configure(&configuration)
     let app = try await buildApplication(configuration, logger: logger)
     return try await app.test(.live) { client in
         try await body(TestApp(transport: .shared(client), database: database, keyring: keyring))

@@ -1,0 +1,40 @@
+import Logging
+
+extension Accounts {
+    /// Changes the caller's password and ends every other session of theirs, in one
+    /// transaction; the session that asked stays signed in.
+    ///
+    /// The current password is checked like a sign-in (throttled, through the bcrypt queue),
+    /// so a stolen session cannot be used to guess it. The new hash replaces the old only if
+    /// no other change landed meanwhile (409 `password_changed`).
+    func changePassword(
+        _ identity: Identity, current: String, new: String, confirmation: String, logger: Logger
+    ) async throws {
+        do {
+            try AccountRules.password(new, confirmation: confirmation)
+        } catch {
+            // The same rules as registration, reported against this request's field names.
+            var renamed = error.apiError
+            renamed.details?["field"] = .string(error == .passwordMismatch ? "newPasswordConfirmation" : "newPassword")
+            throw renamed
+        }
+        // No password is longer (the rules cap it for bcrypt), so a longer one cannot be right.
+        guard current.utf8.count <= AccountRules.maximumPasswordBytes else { throw AccountError.wrongPassword }
+        guard let (user, oldHash) = try await UserQueries.credentials(id: identity.userID, on: database.client, logger: logger) else {
+            throw AccessError.unauthenticated
+        }
+        let emailKey = user.email.lowercased()
+        let (_, matches) = try await checkPassword(
+            current, emailKey: emailKey, address: ClientAddress.current, lane: .other, logger: logger
+        ) { (user, oldHash) }
+        guard matches else { throw AccountError.wrongPassword }
+        let newHash = try await hasher.hash(new, lane: .other)
+        try await database.transaction(logger: logger) { connection in
+            guard try await UserQueries.replacePassword(of: user.id, expected: oldHash, with: newHash, on: connection, logger: logger) else {
+                throw AccountError.passwordChangedMeanwhile
+            }
+            try await SessionQueries.endAll(of: user.id, keeping: identity.sessionID, reason: .passwordChanged, on: connection, logger: logger)
+        }
+        logger.info("password changed; other sessions ended", metadata: ["user": "\(user.id)"])
+    }
+}
