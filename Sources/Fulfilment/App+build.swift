@@ -42,6 +42,7 @@ func buildRouter(
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: RequestShapeMiddleware(routes: ContractRoutes(yaml: String(decoding: OpenAPIDocument.yaml, as: UTF8.self))))
     router.add(middleware: DatabaseAvailabilityMiddleware(health: health))
     router.add(middleware: ClientAddressMiddleware())
     router.get("/openapi.yaml") { _, _ in

@@ -9,9 +9,17 @@ public struct Database: Sendable {
     public let client: PostgresClient
     public let connection: ConnectionInfo
 
-    public init(connection: ConnectionInfo, logger: Logger) throws {
+    /// The most connections one instance opens: `FULFILMENT_DB_POOL`, default 40. Several
+    /// instances on one PostgreSQL share its `max_connections` between them.
+    public static var defaultPoolSize: Int {
+        ProcessInfo.processInfo.environment["FULFILMENT_DB_POOL"].flatMap { Int($0) }.map { min(max($0, 2), 500) } ?? 40
+    }
+
+    public init(connection: ConnectionInfo, logger: Logger, poolSize: Int = Database.defaultPoolSize) throws {
         self.connection = connection
-        self.client = PostgresClient(configuration: try Self.configuration(for: connection), backgroundLogger: logger)
+        var configuration = try Self.configuration(for: connection)
+        configuration.options.maximumConnections = poolSize
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
     /// Maps libpq's resolved options onto PostgresNIO's configuration, `sslmode` included.
@@ -44,7 +52,6 @@ public struct Database: Sendable {
                 host: info.host, port: info.port, username: info.user, password: info.password,
                 database: info.database, tls: tls)
         }
-        configuration.options.maximumConnections = 40
         return configuration
     }
 

@@ -68,7 +68,7 @@ public struct EmbeddedPostgres: Sendable {
         var serverOptions: String {
             switch self {
             case .durable: "-c fsync=on -c full_page_writes=on -c synchronous_commit=on"
-            case .unsafeFast: "-c fsync=off -c full_page_writes=off -c synchronous_commit=off"
+            case .unsafeFast: "-c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=600"
             }
         }
     }

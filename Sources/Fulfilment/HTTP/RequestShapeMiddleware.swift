@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `405 method_not_allowed` with `Allow` for a path the contract has under other methods (a
+/// `DELETE` of the checkout, a `GET` of the picks), instead of a misleading 404; and `413
+/// payload_too_large` for a body declared larger than the service ever reads, before any of it
+/// is read. Both are judged from the contract itself, so they never drift from it.
+struct RequestShapeMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The largest body any route takes: a product image (2 MiB) and a little room.
+    static var maximumBody: Int { 2 * 1024 * 1024 + 64 * 1024 }
+
+    let routes: ContractRoutes
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maximumBody {
+            throw APIError(.contentTooLarge, "payload_too_large", "A request body is at most \(Self.maximumBody) bytes.",
+                details: ["limitBytes": .int(Self.maximumBody)])
+        }
+        if let allowed = routes.methods(for: request.uri.path), !allowed.contains(request.method.rawValue) {
+            throw APIError(
+                .methodNotAllowed, "method_not_allowed", "\(request.method.rawValue) is not allowed here; use \(allowed.sorted().joined(separator: ", ")).",
+                details: ["allow": .array(allowed.sorted().map { .string($0) })],
+                headers: [.allow: allowed.sorted().joined(separator: ", ")])
+        }
+        return try await next(request, context)
+    }
+}
+
+/// The paths of the contract, each with the methods it answers (read once from `openapi.yaml`).
+struct ContractRoutes: Sendable {
+    struct Route: Sendable {
+        var segments: [String?]  // nil: a `{parameter}` segment
+        var suffix: String?  // `.html` after a trailing parameter, as in `/v1/pick-lists/{id}.html`
+        var methods: Set<String>
+    }
+
+    let routes: [Route]
+
+    init(yaml: String) {
+        var routes: [Route] = []
+        var inPaths = false
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("paths:") { inPaths = true; continue }
+            if inPaths, let first = line.first, first != " " { break }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                let path = String(line.dropFirst(2).dropLast())
+                var suffix: String?
+                let segments: [String?] = path.split(separator: "/").map { segment in
+                    guard segment.hasPrefix("{"), let close = segment.firstIndex(of: "}") else { return String(segment) }
+                    let rest = segment[segment.index(after: close)...]
+                    if !rest.isEmpty { suffix = String(rest) }
+                    return nil
+                }
+                routes.append(Route(segments: segments, suffix: suffix, methods: []))
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"), !routes.isEmpty {
+                let method = line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()
+                if ["GET", "PUT", "POST", "DELETE", "PATCH"].contains(method) { routes[routes.count - 1].methods.insert(method) }
+            }
+        }
+        self.routes = routes
+    }
+
+    /// The methods the contract has for `path` (HEAD wherever GET is), or nil for a path it does not have.
+    func methods(for path: String) -> Set<String>? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        var found: Set<String>?
+        for route in routes where route.segments.count == parts.count {
+            var matches = true
+            for (segment, part) in zip(route.segments, parts) {
+                if let literal = segment {
+                    if literal != part { matches = false; break }
+                } else if part.isEmpty {
+                    matches = false; break
+                }
+            }
+            if matches, let suffix = route.suffix, !(parts.last?.hasSuffix(suffix) ?? false) { matches = false }
+            if matches, route.suffix == nil, let last = parts.last, route.segments.last == nil, last.contains(".") {
+                // `/v1/pick-lists/{id}` must not claim `/v1/pick-lists/abc.html`.
+                if routes.contains(where: { $0.suffix != nil && last.hasSuffix($0.suffix!) }) { matches = false }
+            }
+            if matches { found = (found ?? []).union(route.methods) }
+        }
+        guard var methods = found else { return nil }
+        if methods.contains("GET") { methods.insert("HEAD") }
+        return methods
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Fulfilment
+
+/// Requests the contract does not take are told so plainly (issue 12).
+@Suite("Request shape: 405 with Allow, 413 before the body is read, odd text is a 422")
+struct RequestShapeTests {
+    @Test("a method the path does not have is 405 with Allow; an unknown path stays 404")
+    func methodNotAllowed() async throws {
+        try await withApp { app in
+            let wrong = try await app.request(.delete, "/v1/checkout")
+            #expect(wrong.status == .methodNotAllowed)
+            #expect(wrong.errorCode == "method_not_allowed")
+            #expect(wrong.headers[.allow] == "POST")
+            let order = try await app.request(.put, "/v1/orders/\(UUID())")
+            #expect(order.status == .methodNotAllowed)
+            #expect(order.headers[.allow] == "GET, HEAD")
+            let sheet = try await app.request(.post, "/v1/pick-lists/\(UUID()).html")
+            #expect(sheet.headers[.allow] == "GET, HEAD")
+            #expect(try await app.request(.get, "/v1/no-such-thing").status == .notFound)
+            // The right method still reaches its route.
+            #expect(try await app.request(.get, "/v1/stores").status == .ok)
+        }
+    }
+
+    @Test("a body larger than any route takes is 413, judged from its Content-Length before it is read")
+    func tooLarge() async throws {
+        try await withApp { app in
+            let customer = try await app.registerCustomer()
+            let huge = "{\"paymentMethod\": \"" + String(repeating: "x", count: RequestShapeMiddleware<AppRequestContext>.maximumBody) + "\"}"
+            let reply = try await app.request(.post, "/v1/checkout", rawBody: huge, token: customer.token)
+            #expect(reply.status == .contentTooLarge)
+            #expect(reply.errorCode == "payload_too_large")
+        }
+    }
+
+    @Test("a search for text holding a NUL byte is a 422, not a 500")
+    func nulByte() async throws {
+        try await withApp { app in
+            let reply = try await app.request(.get, "/v1/products?q=milk%00")
+            #expect(reply.status == .unprocessableContent, "\(reply.text)")
+            #expect(reply.errorCode == "invalid_text")
+        }
+    }
+
+    @Test("the contract's paths are read with their methods")
+    func contractRoutes() {
+        let routes = ContractRoutes(yaml: String(decoding: OpenAPIDocument.yaml, as: UTF8.self))
+        #expect(routes.methods(for: "/v1/cart") == ["GET", "HEAD", "PUT", "DELETE"])
+        #expect(routes.methods(for: "/v1/pick-lists/abc.txt") == ["GET", "HEAD"])
+        #expect(routes.methods(for: "/v1/pick-lists/abc") == ["GET", "HEAD"])
+        #expect(routes.methods(for: "/v1/pick-lists/abc/picks") == ["POST"])
+        #expect(routes.methods(for: "/console/desk") == nil)
+    }
+}
