@@ -19,7 +19,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     let keys = KeyringStore(configuration.keyring)
     let health = DatabaseHealth()
     let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts,
-        webhookSecret: configuration.webhookSecret, health: health)
+        webhookSecret: configuration.webhookSecret, health: health, metricsToken: configuration.metricsToken)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
@@ -37,14 +37,18 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
 
 func buildRouter(
     database: Database, migrations: [Migration], keys: KeyringStore, accounts: Accounts, webhookSecret: String? = nil,
-    health: DatabaseHealth = DatabaseHealth()
+    health: DatabaseHealth = DatabaseHealth(), metricsToken: String? = nil
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    ServiceMetrics.bootstrap()
     router.add(middleware: RequestScopeMiddleware())
+    router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: RequestShapeMiddleware(routes: ContractRoutes(yaml: String(decoding: OpenAPIDocument.yaml, as: UTF8.self))))
     router.add(middleware: DatabaseAvailabilityMiddleware(health: health))
     router.add(middleware: ClientAddressMiddleware())
+    let metrics = MetricsEndpoint(token: metricsToken)
+    router.get("/metrics") { request, _ in try metrics.response(for: request) }
     router.get("/openapi.yaml") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],

@@ -32,6 +32,9 @@ public struct AppConfiguration: Sendable {
     /// Failed sign-ins allowed per account, per client address and per both (see `LoginThrottle`).
     public var loginThrottle = LoginThrottle()
 
+    /// When set (`FULFILMENT_METRICS_TOKEN`), `GET /metrics` needs `Authorization: Bearer <it>`. Never log it.
+    public var metricsToken: String? = ProcessInfo.processInfo.environment["FULFILMENT_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+
     public static var defaultBcryptCost: UInt8 {
         ProcessInfo.processInfo.environment["FULFILMENT_BCRYPT_COST"].flatMap { UInt8($0) }.map { min(max($0, 4), 31) } ?? 12
     }

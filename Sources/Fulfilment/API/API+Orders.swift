@@ -9,6 +9,7 @@ extension API {
         let method: PaymentMethod = body.paymentMethod == .prepaid ? .prepaid : .payAtCollection
         let result = try await Checkout(database: database, signer: keyring.signer).run(
             customer: identity.userID, method: method, idempotencyKey: input.headers.idempotencyKey, logger: logger)
+        if result.created { ServiceMetrics.checkoutPlaced() }
         let payload = Components.Schemas.Order(result.order, for: identity)
         return result.created ? .created(.init(body: .json(payload))) : .ok(.init(body: .json(payload)))
     }

@@ -57,6 +57,7 @@ struct DatabaseProbe: Service {
                 }
                 let reachable = (try? answered.get()) != nil
                 if !reachable { link.connection = nil }
+                ServiceMetrics.database(reachable: reachable)
                 if health.record(reachable: reachable) {
                     if reachable {
                         logger.notice("database reachable again")
@@ -75,7 +76,7 @@ struct DatabaseProbe: Service {
 /// a hang. The health, readiness and contract routes pass straight through.
 struct DatabaseAvailabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     let health: DatabaseHealth
-    static var passThrough: Set<String> { ["/healthz", "/readyz", "/openapi.yaml"] }
+    static var passThrough: Set<String> { ["/healthz", "/readyz", "/openapi.yaml", "/metrics"] }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !Self.passThrough.contains(request.uri.path) else { return try await next(request, context) }

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Metrics
+import Prometheus
+
+/// What the service counts, in the Prometheus text format at `GET /metrics`: HTTP requests by
+/// route and status with their latency (Hummingbird's `MetricsMiddleware`), checkouts,
+/// collection scans by outcome, and whether the database answers.
+///
+/// swift-metrics is bootstrapped once per process, so every application built in it (the tests
+/// build many) reports into this one registry.
+enum ServiceMetrics {
+    static let registry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+
+    /// Makes sure the registry is the metrics backend before anything records.
+    static func bootstrap() { _ = registry }
+
+    static func checkoutPlaced() {
+        bootstrap()
+        Counter(label: "fulfilment_checkouts_total").increment()
+    }
+
+    /// One scan at the desk and what came of it: `collected`, or the refusal's error code.
+    static func collection(outcome: String, preview: Bool) {
+        bootstrap()
+        Counter(label: "fulfilment_collections_total", dimensions: [("outcome", outcome), ("preview", String(preview))]).increment()
+    }
+
+    static func database(reachable: Bool) {
+        bootstrap()
+        Gauge(label: "fulfilment_database_up").record(reachable ? 1 : 0)
+    }
+}
+
+/// `GET /metrics`: the registry as Prometheus text. With `FULFILMENT_METRICS_TOKEN` set, only for
+/// `Authorization: Bearer <that token>` (the figures say how busy the shop is).
+struct MetricsEndpoint: Sendable {
+    let token: String?
+
+    func response(for request: Request) throws -> Response {
+        if let token {
+            guard let presented = RequestScopeMiddleware<AppRequestContext>.bearerToken(request.headers),
+                presented.utf8.count == token.utf8.count,
+                zip(presented.utf8, token.utf8).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0
+            else {
+                throw APIError(.unauthorized, "unauthorized", "The metrics need the metrics token (FULFILMENT_METRICS_TOKEN).")
+            }
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: ServiceMetrics.registry.emitToBuffer())))
+    }
+}
