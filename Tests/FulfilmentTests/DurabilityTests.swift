@@ -11,16 +11,12 @@ import Testing
 struct DurabilityTests {
     @Test("the embedded cluster, started as `serve` starts it, runs with fsync, full_page_writes and synchronous_commit on")
     func embeddedIsDurable() async throws {
-        let dir = URL(fileURLWithPath: "/tmp/fulfilment-durable-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let embedded = try EmbeddedPostgres(dataDirectory: dir.appendingPathComponent("pg"), logger: Logger(label: "test"))
-        try embedded.start()
-        defer { embedded.stop() }
-        let settings = try await sql(
-            "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'full_page_writes', 'synchronous_commit') ORDER BY name",
-            on: embedded.connectionInfo)
-        #expect(settings == [["fsync", "on"], ["full_page_writes", "on"], ["synchronous_commit", "on"]])
+        try await withEmbeddedCluster { embedded in
+            let settings = try await sql(
+                "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'full_page_writes', 'synchronous_commit') ORDER BY name",
+                on: embedded.connectionInfo)
+            #expect(settings == [["fsync", "on"], ["full_page_writes", "on"], ["synchronous_commit", "on"]])
+        }
     }
 
     @Test("a backup taken during checkouts restores elsewhere with every order committed before it began")

@@ -9,12 +9,10 @@ import Testing
 struct OutageTests {
     @Test("while PostgreSQL is down: 503 database_unavailable with Retry-After, never a 500 or a hang; it recovers by itself")
     func databaseRestart() async throws {
-        let dir = URL(fileURLWithPath: "/tmp/fulfilment-outage-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let embedded = try EmbeddedPostgres(dataDirectory: dir.appendingPathComponent("pg"), logger: Logger(label: "test"))
-        try embedded.start(durability: .unsafeFast)
-        defer { embedded.stop() }
+        try await withEmbeddedCluster(durability: .unsafeFast) { embedded in try await outage(embedded) }
+    }
+
+    func outage(_ embedded: EmbeddedPostgres) async throws {
         try await withApp(database: embedded.connectionInfo) { app in
             let store = try await app.createStore()
             let product = try await app.addProduct(store: store, onHand: 100)

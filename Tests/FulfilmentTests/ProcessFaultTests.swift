@@ -9,20 +9,20 @@ import Testing
 /// killed, signalled and doubled (issue 12).
 @Suite("Faults: kill -9, signals, key rotation and two instances, against real processes")
 struct ProcessFaultTests {
-    /// A keys directory with one key, as `fulfilment keys generate` leaves it.
-    func keysDirectory() throws -> URL {
-        let dir = URL(fileURLWithPath: "/tmp/fulfilment-keys-\(UInt32.random(in: 0...UInt32.max))")
-        _ = try PickupKeys.generate(in: dir)
-        return dir
+    /// A keys directory with one key, as `fulfilment keys generate` leaves it, and a database of
+    /// the test's own; both removed afterwards.
+    func withKeysAndDatabase(_ body: (URL, ConnectionInfo) async throws -> Void) async throws {
+        let keys = URL(fileURLWithPath: "/tmp/fulfilment-keys-\(UInt32.random(in: 0...UInt32.max))")
+        _ = try PickupKeys.generate(in: keys)
+        defer { try? FileManager.default.removeItem(at: keys) }
+        try await withTestDatabase { database in try await body(keys, database) }
     }
 
     @Test("a private key file other users can read is refused at start-up, with the command that fixes it")
     func worldReadableKeyRefused() async throws {
-        let keys = try keysDirectory()
-        defer { try? FileManager.default.removeItem(at: keys) }
-        let file = keys.appendingPathComponent(PickupKeyring.fileName(for: PickupKeyID(1))).path
-        chmod(file, 0o644)
-        try await withTestDatabase { database in
+        try await withKeysAndDatabase { keys, database in
+            let file = keys.appendingPathComponent(PickupKeyring.fileName(for: PickupKeyID(1))).path
+            chmod(file, 0o644)
             let (status, output) = try await ServiceProcess.run(
                 ["serve", "--database-url", Backup.conninfo(database), "--port", String(try ServiceProcess.freePort()),
                  "--keys-dir", keys.path])
@@ -33,9 +33,7 @@ struct ProcessFaultTests {
 
     @Test("`keys rotate` then SIGHUP: the running service signs with the new key and still accepts the old one")
     func sighupReloadsKeys() async throws {
-        let keys = try keysDirectory()
-        defer { try? FileManager.default.removeItem(at: keys) }
-        try await withTestDatabase { database in
+        try await withKeysAndDatabase { keys, database in
             // Polling is turned far down, so only the signal can explain a reload.
             let service = try await ServiceProcess.start(
                 database: database, keysDir: keys, environment: ["FULFILMENT_KEYS_POLL_SECONDS": "3600"])
@@ -67,9 +65,7 @@ struct ProcessFaultTests {
 
     @Test("kill -9 during a stream of checkouts: every checkout a client saw succeed is stored, whole; stock adds up; tokens survive")
     func killDuringCheckouts() async throws {
-        let keys = try keysDirectory()
-        defer { try? FileManager.default.removeItem(at: keys) }
-        try await withTestDatabase { database in
+        try await withKeysAndDatabase { keys, database in
             let service = try await ServiceProcess.start(database: database, keysDir: keys)
             let app = service.app(database: database)
             let store = try await app.createStore()
@@ -132,9 +128,7 @@ struct ProcessFaultTests {
 
     @Test("two instances on one database: the oversell race and the double scan hold across them")
     func twoInstances() async throws {
-        let keys = try keysDirectory()
-        defer { try? FileManager.default.removeItem(at: keys) }
-        try await withTestDatabase { database in
+        try await withKeysAndDatabase { keys, database in
             let first = try await ServiceProcess.start(database: database, keysDir: keys)
             defer { first.signal(SIGKILL); _ = try? first.exitStatus() }
             let second = try await ServiceProcess.start(database: database, keysDir: keys)
@@ -173,9 +167,7 @@ struct ProcessFaultTests {
 
     @Test("SIGTERM: a checkout in flight (waiting on a row lock) is answered, then the service refuses new requests and exits 0")
     func gracefulShutdown() async throws {
-        let keys = try keysDirectory()
-        defer { try? FileManager.default.removeItem(at: keys) }
-        try await withTestDatabase { database in
+        try await withKeysAndDatabase { keys, database in
             let service = try await ServiceProcess.start(database: database, keysDir: keys)
             let app = service.app(database: database)
             let store = try await app.createStore()

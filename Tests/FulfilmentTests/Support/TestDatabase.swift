@@ -96,3 +96,17 @@ func withTestDatabase<T: Sendable>(empty: Bool = false, _ body: (ConnectionInfo)
 func sql(_ query: String, _ parameters: [String] = [], on info: ConnectionInfo) async throws -> [[String?]] {
     try await Migrator.offloaded { try LibPQConnection(info).execute(query, parameters: parameters) }
 }
+
+/// Runs `body` with an embedded cluster of its own in a temporary folder (started as `serve`
+/// starts one unless `durability` says otherwise), stopped and removed afterwards.
+func withEmbeddedCluster<T>(
+    durability: EmbeddedPostgres.Durability = .durable, _ body: (EmbeddedPostgres) async throws -> T
+) async throws -> T {
+    let dir = URL(fileURLWithPath: "/tmp/fulfilment-cluster-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let embedded = try EmbeddedPostgres(dataDirectory: dir.appendingPathComponent("pg"), logger: Logger(label: "test"))
+    try embedded.start(durability: durability)
+    defer { embedded.stop() }
+    return try await body(embedded)
+}
