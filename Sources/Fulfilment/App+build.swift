@@ -37,6 +37,7 @@ func buildRouter(
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: CharsetMiddleware())
     router.get("/openapi.yaml") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],

@@ -24,10 +24,7 @@ struct AccessMiddleware: ServerMiddleware {
         guard let token = scope.bearerToken,
             let identity = try await UserQueries.identity(tokenHash: SessionToken.hash(token), on: database.client, logger: scope.logger)
         else { throw AccessError.unauthenticated }
-        guard access.allows(identity.role) else { throw AccessError.forbidden }
-        if access == .staff || access == .manager, let store = metadata.pathParameters["storeId"] {
-            guard let storeID = StoreID(String(store)), identity.worksAt(storeID) else { throw AccessError.forbidden }
-        }
+        try AccessPolicy.authorize(operationID, identity: identity, storeInPath: metadata.pathParameters["storeId"].map(String.init))
         return try await Identity.$current.withValue(identity) {
             try await next(request, body, metadata)
         }
