@@ -102,7 +102,8 @@ extension Components.Schemas.Order {
             lines: order.lines.map { line in
                 .init(productId: line.productID.description, name: line.name, quantity: line.quantity,
                     unitPrice: .init(amount: line.unitPrice, currency: currency),
-                    lineTotal: .init(amount: line.lineTotal, currency: currency), pickedQuantity: line.pickedQuantity)
+                    lineTotal: .init(amount: line.removed ? 0 : line.lineTotal, currency: currency), pickedQuantity: line.pickedQuantity,
+                    minimumAge: line.minimumAge, removed: line.removed ? true : nil)
             },
             history: order.history.map { event in
                 .init(from: event.from?.rawValue, to: .init(rawValue: event.to.rawValue)!, by: event.actorID?.description,
@@ -113,6 +114,7 @@ extension Components.Schemas.Order {
             collectedAt: order.collectedAt, collectedBy: order.collectedBy?.description,
             pickupToken: order.pickup?.text, tokenExpiresAt: order.pickup?.expiresAt,
             receiptUrl: order.pickup == nil ? nil : receipt + ".png", receiptSvgUrl: order.pickup == nil ? nil : receipt + ".svg")
+        self.idCheck = order.idCheck.map(Components.Schemas.IDCheck.init)
     }
 }
 

@@ -23,7 +23,9 @@ struct Collections: Sendable {
         return order
     }
 
-    func collect(token text: String, by staff: Identity, logger: Logger) async throws -> Order {
+    /// `idChecked` says how staff confirmed the customer's age (nil: not confirmed); an order
+    /// holding age-restricted goods is refused without it (`IDCheckError.required`).
+    func collect(token text: String, by staff: Identity, idChecked: IDConfirmation.Method? = nil, logger: Logger) async throws -> Order {
         let orderID = try await verify(text, by: staff, logger: logger)
         return try await database.transaction(logger: logger) { connection in
             let store = try await Self.storeOf(orderID, on: connection, logger: logger)
@@ -34,6 +36,12 @@ struct Collections: Sendable {
                 order.pickup?.text == text
             else { throw OrderError.invalidToken(reason: "unknown_order") }
             try Self.check(order)
+            if let required = order.idCheck, required.confirmation == nil {
+                guard let method = idChecked else { throw IDCheckError.required(minimumAge: required.minimumAge) }
+                try await IDCheckQueries.record(
+                    order: orderID, store: store, minimumAge: required.minimumAge, method: method, by: staff.userID,
+                    on: connection, logger: logger)
+            }
             try await connection.query(
                 """
                 WITH o AS (
