@@ -18,7 +18,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     let database = try Database(connection: configuration.database, logger: logger)
     let accounts = Accounts(database: database, hasher: PasswordHasher(cost: configuration.bcryptCost))
     let router = try buildRouter(database: database, migrations: migrations, keyring: configuration.keyring, accounts: accounts,
-        webhookSecret: configuration.webhookSecret)
+        webhookSecret: configuration.webhookSecret, secureCookies: configuration.secureCookies)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
@@ -32,7 +32,8 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
 }
 
 func buildRouter(
-    database: Database, migrations: [Migration], keyring: PickupKeyring, accounts: Accounts, webhookSecret: String? = nil
+    database: Database, migrations: [Migration], keyring: PickupKeyring, accounts: Accounts, webhookSecret: String? = nil,
+    secureCookies: Bool = false
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestScopeMiddleware())
@@ -45,6 +46,7 @@ func buildRouter(
     }
     let api = API(database: database, migrations: migrations, keyring: keyring, accounts: accounts)
     try api.registerHandlers(on: router, middlewares: [AccessMiddleware(database: database), WebhookSignatureMiddleware(secret: webhookSecret)])
+    Console(api: api, secureCookies: secureCookies).register(on: router)
     return router
 }
 
