@@ -64,6 +64,13 @@ enum ConsoleStyles {
     body.pick .what { font-size: 1.2rem; font-weight: 700; }
     body.pick .totes li { margin: .3rem 0; }
     body.pick input.scan-input { width: 100%; font-size: 1.2rem; }
+    @media (max-width: 480px) {
+      header.top { padding: .4rem .6rem; gap: .3rem .8rem; font-size: .95rem; }
+      header.top nav { order: 3; flex-basis: 100%; }
+      header.top a { margin-right: .8rem; }
+      header.top form.signout button { padding: .25rem .6rem; font-size: .9rem; }
+      body.pick .where { font-size: 1.6rem; }
+    }
     @media print { header.top, .no-print { display: none; } }
     """#
 }
