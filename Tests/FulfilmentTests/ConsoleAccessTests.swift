@@ -158,4 +158,13 @@ struct ConsoleAccessTests {
             #expect(html.headers[.contentType] == "text/html; charset=utf-8")
         }
     }
+
+    @Test("behind TLS (FULFILMENT_SECURE_COOKIES) the session cookie is Secure too")
+    func secureCookie() {
+        let secure = ConsoleSession.cookie(token: "t", secure: true).description
+        #expect(secure.contains("Secure"))
+        #expect(secure.contains("HttpOnly"))
+        #expect(secure.contains("SameSite=Strict"))
+        #expect(!ConsoleSession.cookie(token: "t", secure: false).description.contains("Secure"))
+    }
 }

@@ -100,3 +100,44 @@ struct IDCheckTests {
         }
     }
 }
+
+@Suite("Age-restricted goods in the catalogue import")
+struct MinimumAgeImportTests {
+    @Test("minimum_age in the CSV sets, keeps or clears a product's minimum age; a bad one is named by its line")
+    func importMinimumAge() async throws {
+        try await withApp { app in
+            let store = try await app.catalogueStore(code: "AGE-1")
+            let header = "sku,name,price,on_hand,minimum_age"
+            _ = try await app.importCSV("\(header)\nRUM-1,Overproof rum,250000,6,18\nJUICE-1,Orange juice,30000,10,\n", store: store.id)
+            let ages = "SELECT sku, minimum_age FROM products WHERE sku IN ('RUM-1', 'JUICE-1') ORDER BY sku"
+            #expect(try await sql(ages, on: app.database) == [["JUICE-1", nil], ["RUM-1", "18"]])
+
+            // A file without the column leaves the ages alone; an empty field clears one.
+            _ = try await app.importCSV("sku,name,price,on_hand\nRUM-1,Overproof rum,260000,6\n", store: store.id)
+            #expect(try await sql(ages, on: app.database) == [["JUICE-1", nil], ["RUM-1", "18"]])
+            _ = try await app.importCSV("\(header)\nRUM-1,Overproof rum,260000,6,\n", store: store.id)
+            #expect(try await sql(ages, on: app.database) == [["JUICE-1", nil], ["RUM-1", nil]])
+
+            let problems = try await app.importRefused("\(header)\nRUM-1,Overproof rum,260000,6,eighteen\nGIN-1,Gin,1,1,200\n", store: store.id)
+            #expect(problems.map(\.line) == [2, 3])
+        }
+    }
+
+    @Test("a manager sets a minimum age through the API; staff cannot")
+    func managerSetsMinimumAge() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let manager = try await app.signIn(role: .manager, store: store)
+            let staff = try await app.signIn(role: .staff, store: store)
+            let product = try await app.addProduct(store: store, name: "Stout")
+            let set = try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 18], token: manager.token)
+            #expect(set.status == .ok)
+            #expect(set.json["minimumAge"].int == 18)
+            #expect(try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 18], token: staff.token).status == .forbidden)
+            #expect(try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 0], token: manager.token).status == .unprocessableContent)
+            let cleared = try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": .null], token: manager.token)
+            #expect(cleared.status == .ok)
+            #expect(try await sql("SELECT minimum_age FROM products WHERE id = $1", [product], on: app.database)[0][0] == nil)
+        }
+    }
+}

@@ -27,3 +27,25 @@ enum MinimumAge {
         return nil
     }
 }
+
+extension MinimumAge {
+    /// A `minimum_age` field of the CSV import: empty clears it, else a whole number 1...120.
+    static func parse(_ text: String) throws(CatalogueError) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        guard let age = Int(trimmed) else { throw .invalidField("minimum_age", "minimum_age '\(trimmed)' is not a whole number") }
+        return try checked(age)
+    }
+
+    /// The import's minimum ages by SKU, in the import's transaction (after its products exist).
+    static func set(_ ages: [(String, Int?)], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !ages.isEmpty else { return }
+        // 0 stands for "none" in the bound array (ages are 1...120), turned back into NULL here.
+        try await connection.query(
+            """
+            UPDATE products p SET minimum_age = NULLIF(u.age, 0), updated_at = now()
+            FROM unnest(\(ages.map(\.0))::text[], \(ages.map { Int32($0.1 ?? 0) })::int4[]) AS u(sku, age)
+            WHERE p.sku = u.sku AND p.minimum_age IS DISTINCT FROM NULLIF(u.age, 0)
+            """, logger: logger)
+    }
+}
