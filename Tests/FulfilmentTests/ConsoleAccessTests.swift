@@ -101,6 +101,9 @@ struct ConsoleAccessTests {
             #expect(refused.status == .forbidden)
             #expect(refused.headers[.contentType] == "text/html; charset=utf-8")
             #expect(!refused.text.contains("\"error\""))
+            let unknown = try await app.form(.get, "/console/no-such-page", cookie: customerCookie)
+            #expect(unknown.status == .notFound)
+            #expect(unknown.headers[.contentType] == "text/html; charset=utf-8")
             let home = try await app.form(.get, "/", cookie: customerCookie)
             #expect(home.headers[.location] == "/orders")
 

@@ -29,6 +29,11 @@ struct Console: Sendable {
         registerCustomerOrders(on: router)
         registerPickLists(on: router)
         registerStock(on: router)
+        // Any other console address: a page saying so, not the API's JSON 404.
+        router.get("/console/**") { request, context in
+            let session = try await ConsoleSession.resolve(request, database: database, logger: context.logger)
+            return ConsolePage.message("Not found", "There is no such page in the console.", session: session, status: .notFound)
+        }
     }
 
     /// What a page handler is given once its access check has passed.

@@ -76,7 +76,8 @@ enum ConsoleScripts {
         var active = document.activeElement;
         if (active && active.tagName === 'INPUT') return;
         var typed = Array.prototype.some.call(document.querySelectorAll('input[name=reason]'), function (i) { return i.value; });
-        if (!typed) location.reload();
+        // Always a fresh GET of the board: after a move the address is the form's POST target.
+        if (!typed) location.assign('/console/orders');
       }, 15000);
     })();
     """#
