@@ -13,7 +13,8 @@ extension Console {
                 let rows = HTML.join(page.items.map { order in
                     """
                     <tr><td><a href="/orders/\(order.id)">Order \(order.number)</a></td>
-                    <td><span class="status status-\(order.status.rawValue)">\(order.status.rawValue)</span></td>
+                    <td><span class="status status-\(order.status.rawValue)">\(Self.trackerLabel(order.status))</span>
+                    <progress max="100" value="\(Int(order.status.progress * 100))" aria-label="Progress of order \(order.number)"></progress></td>
                     <td>\(order.itemCount)</td><td>\(MoneyText.format(order.total))</td><td>\(TimeText.format(order.createdAt))</td></tr>
                     """
                 })
