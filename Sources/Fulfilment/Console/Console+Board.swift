@@ -16,23 +16,23 @@ extension Console {
             let orderID = context.parameters.get("orderId") ?? ""
             return try await page(request, context, operation: "transitionOrder") { visit in
                 guard let id = OrderID(orderID), let target = visit.form.text("to").flatMap(OrderStatus.init(rawValue:)) else {
-                    return try await boardPage(visit, notice: DeskNote(ok: false, text: "That order or move was not understood."), status: .badRequest)
+                    return try await boardPage(visit, notice: Notice(ok: false, text: "That order or move was not understood."), status: .badRequest)
                 }
                 do {
                     let order = try await OrderTransitions.move(
                         order: id, to: target, reason: try API.reason(visit.form["reason"]), by: visit.identity, on: database,
                         logger: visit.logger)
-                    return try await boardPage(visit, notice: DeskNote(ok: true, text: "Order \(order.number) is now \(order.status.rawValue)."))
+                    return try await boardPage(visit, notice: Notice(ok: true, text: "Order \(order.number) is now \(order.status.rawValue)."))
                 } catch {
                     let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
                     guard refused.status != .internalServerError else { throw error }
-                    return try await boardPage(visit, notice: DeskNote(ok: false, text: refused.message), status: refused.status)
+                    return try await boardPage(visit, notice: Notice(ok: false, text: refused.message), status: refused.status)
                 }
             }
         }
     }
 
-    func boardPage(_ visit: Visit, notice: DeskNote?, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func boardPage(_ visit: Visit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let store = visit.identity.storeID else { throw AccessError.forbidden }
         let page = try await OrderQueries.board(store: store, status: nil, limit: 200, cursor: nil, on: database.client, logger: visit.logger)
         let csrf = ConsolePage.csrfInput(visit.session)
@@ -50,9 +50,7 @@ extension Console {
                 </section>
                 """
         })
-        let noticeHTML: HTML = notice.map {
-            "<p class=\"notice \($0.ok ? "notice-ok" : "notice-refused")\" id=\"board-note\" role=\"status\">\($0.text)</p>"
-        } ?? .empty
+        let noticeHTML = notice.map { $0.render(id: "board-note") } ?? .empty
         return ConsolePage(
             title: "Orders", session: visit.session,
             body: """

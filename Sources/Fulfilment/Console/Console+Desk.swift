@@ -26,14 +26,14 @@ extension Console {
                     let amount = form.text("amount").flatMap(Int64.init), let currency = form.text("currency")
                 else { return deskPage(visit, verdict: nil, note: nil) }
                 let method: Payments.DeskMethod = form.text("method") == "card" ? .card : .cash
-                var note: DeskNote
+                var note: Notice
                 do {
                     let payment = try await Payments.record(
                         order: order, method: method, amount: Money(amount: amount, currency: currency), by: visit.identity,
                         on: database, logger: visit.logger)
-                    note = DeskNote(ok: true, text: "Paid \(MoneyText.format(payment.amount)) by \(method.rawValue).")
+                    note = Notice(ok: true, text: "Paid \(MoneyText.format(payment.amount)) by \(method.rawValue).")
                 } catch let refused as OrderError {
-                    note = DeskNote(ok: false, text: refused.apiError.message)
+                    note = Notice(ok: false, text: refused.apiError.message)
                 }
                 return try await deskPage(visit, verdict: verdict(token: token, visit), note: note)
             }
@@ -48,7 +48,7 @@ extension Console {
                     return deskPage(visit, verdict: .handedOver(order), note: nil)
                 } catch let refused as any APIErrorConvertible where refused is OrderError || refused is IDCheckError {
                     return try await deskPage(
-                        visit, verdict: verdict(token: token, visit), note: DeskNote(ok: false, text: refused.apiError.message),
+                        visit, verdict: verdict(token: token, visit), note: Notice(ok: false, text: refused.apiError.message),
                         status: refused.apiError.status)
                 }
             }
@@ -61,12 +61,12 @@ extension Console {
                 guard let token = visit.form.text("token"), let order = visit.form.text("orderId").flatMap(OrderID.init) else {
                     return deskPage(visit, verdict: nil, note: nil)
                 }
-                var note: DeskNote
+                var note: Notice
                 do {
                     let changed = try await RestrictedLines(database: database).remove(from: order, by: visit.identity, logger: visit.logger)
-                    note = DeskNote(ok: true, text: "Age-restricted lines removed. New total \(MoneyText.format(changed.total)).")
+                    note = Notice(ok: true, text: "Age-restricted lines removed. New total \(MoneyText.format(changed.total)).")
                 } catch let refused as any APIErrorConvertible where refused is OrderError || refused is IDCheckError {
-                    note = DeskNote(ok: false, text: refused.apiError.message)
+                    note = Notice(ok: false, text: refused.apiError.message)
                 }
                 return try await deskPage(visit, verdict: verdict(token: token, visit), note: note)
             }
@@ -80,11 +80,9 @@ extension Console {
         return DeskVerdict(scan: scan, token: token, totes: totes)
     }
 
-    func deskPage(_ visit: Visit, verdict: DeskVerdict?, note: DeskNote?, status: HTTPResponse.Status = .ok) -> Response {
+    func deskPage(_ visit: Visit, verdict: DeskVerdict?, note: Notice?, status: HTTPResponse.Status = .ok) -> Response {
         let csrf = ConsolePage.csrfInput(visit.session)
-        let noteHTML: HTML = note.map {
-            "<p class=\"notice \($0.ok ? "notice-ok" : "notice-refused")\" id=\"desk-note\" role=\"status\">\($0.text)</p>"
-        } ?? .empty
+        let noteHTML = note.map { $0.render(id: "desk-note") } ?? .empty
         return ConsolePage(
             title: "Desk", session: visit.session,
             body: """
@@ -105,9 +103,4 @@ extension Console {
             scripts: ["desk.js"], bodyClass: "desk"
         ).response(status: status)
     }
-}
-
-struct DeskNote: Sendable {
-    var ok: Bool
-    var text: String
 }

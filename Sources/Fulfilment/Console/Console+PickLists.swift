@@ -23,7 +23,7 @@ extension Console {
                         store: store, maxOrders: visit.form.int("maxOrders") ?? 20, orderIDs: nil, by: visit.identity, logger: visit.logger)
                     return ConsolePage.redirect("/console/pick-lists/\(batch.id.uuidString.lowercased())/pick")
                 } catch let refused as PickBatchError {
-                    return try await pickListsPage(visit, notice: DeskNote(ok: false, text: refused.apiError.message), status: refused.apiError.status)
+                    return try await pickListsPage(visit, notice: Notice(ok: false, text: refused.apiError.message), status: refused.apiError.status)
                 }
             }
         }
@@ -54,18 +54,18 @@ extension Console {
                 let batchID = try API.pickListID(id)
                 let form = visit.form
                 let stopNumber = form.int("stop") ?? 1
-                var notice: DeskNote?
+                var notice: Notice?
                 if let order = form.text("orderId").flatMap(UUID.init(uuidString:)) {
                     do {
                         let outcome = try await api.pickLists.pick(
                             batch: batchID, order: order, productID: form.text("productId").flatMap(UUID.init(uuidString:)),
                             barcode: form.text("barcode"), quantity: form.int("quantity") ?? 0, short: form.text("short") == "true",
                             by: visit.identity, logger: visit.logger)
-                        notice = DeskNote(
+                        notice = Notice(
                             ok: true,
                             text: outcome.short ? "Closed short: \(outcome.picked) of \(outcome.ordered)." : "Picked \(outcome.picked) of \(outcome.ordered).")
                     } catch let refused as PickBatchError {
-                        notice = DeskNote(ok: false, text: Self.pickRefusal(refused))
+                        notice = Notice(ok: false, text: Self.pickRefusal(refused))
                     }
                 }
                 let batch = try await api.pickLists.batch(batchID, for: visit.identity, logger: visit.logger)
@@ -86,7 +86,7 @@ extension Console {
                 let completion = try await api.pickLists.complete(batch: try API.pickListID(id), by: visit.identity, logger: visit.logger)
                 return try await pickListsPage(
                     visit,
-                    notice: DeskNote(
+                    notice: Notice(
                         ok: true,
                         text: "Pick list complete: \(completion.packaged.count) order(s) packaged, \(completion.leftPending.count) left pending."))
             }
@@ -114,7 +114,7 @@ extension Console {
         }
     }
 
-    func pickListsPage(_ visit: Visit, notice: DeskNote?, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func pickListsPage(_ visit: Visit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let store = visit.identity.storeID else { throw AccessError.forbidden }
         let open = try await PickBatchQueries.open(store: store, on: database.client, logger: visit.logger)
         let csrf = ConsolePage.csrfInput(visit.session)
@@ -129,9 +129,7 @@ extension Console {
         let list: HTML = open.isEmpty ? "<p class=\"hint\">No open pick lists.</p>" : """
             <table id="open-pick-lists"><thead><tr><th>Created</th><th>Orders</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
             """
-        let noticeHTML: HTML = notice.map {
-            "<p class=\"notice \($0.ok ? "notice-ok" : "notice-refused")\" id=\"pick-note\" role=\"status\">\($0.text)</p>"
-        } ?? .empty
+        let noticeHTML = notice.map { $0.render(id: "pick-note") } ?? .empty
         return ConsolePage(
             title: "Pick lists", session: visit.session,
             body: """
@@ -148,16 +146,14 @@ extension Console {
         ).response(status: status)
     }
 
-    func pickModePage(_ visit: Visit, batch: PickBatch, stopNumber: Int?, notice: DeskNote?, status: HTTPResponse.Status = .ok) throws -> Response {
+    func pickModePage(_ visit: Visit, batch: PickBatch, stopNumber: Int?, notice: Notice?, status: HTTPResponse.Status = .ok) throws -> Response {
         let walk = try batch.walk()
         let key = batch.id.uuidString.lowercased()
         let csrf = ConsolePage.csrfInput(visit.session)
         let stops = walk.stops
         let firstOpen = stops.firstIndex { !Self.isDone($0, batch) }.map { $0 + 1 } ?? max(stops.count, 1)
         let number = min(max(stopNumber ?? firstOpen, 1), max(stops.count, 1))
-        let noticeHTML: HTML = notice.map {
-            "<p class=\"notice \($0.ok ? "notice-ok" : "notice-refused")\" id=\"pick-note\" role=\"status\">\($0.text)</p>"
-        } ?? .empty
+        let noticeHTML = notice.map { $0.render(id: "pick-note") } ?? .empty
         var stopHTML: HTML = "<p class=\"hint\">This list has nothing to pick.</p>"
         if stops.indices.contains(number - 1) {
             let stop = stops[number - 1]

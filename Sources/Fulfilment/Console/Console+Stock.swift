@@ -65,16 +65,16 @@ extension Console {
             guard let store = visit.identity.storeID else { throw AccessError.forbidden }
             let query = visit.form.text("q")
             do {
-                return try await stockPage(visit, query: query, notice: DeskNote(ok: true, text: try await body(visit, store)))
+                return try await stockPage(visit, query: query, notice: Notice(ok: true, text: try await body(visit, store)))
             } catch {
                 let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
                 guard refused.status != .internalServerError else { throw error }
-                return try await stockPage(visit, query: query, notice: DeskNote(ok: false, text: refused.message), status: refused.status)
+                return try await stockPage(visit, query: query, notice: Notice(ok: false, text: refused.message), status: refused.status)
             }
         }
     }
 
-    func stockPage(_ visit: Visit, query: String?, notice: DeskNote?, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func stockPage(_ visit: Visit, query: String?, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let store = visit.identity.storeID else { throw AccessError.forbidden }
         let text = query?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let products: [ProductRecord]
@@ -90,9 +90,7 @@ extension Console {
             let age = try await MinimumAge.of(product: product.id, on: database.client, logger: visit.logger)
             rows.append(stockRow(product, minimumAge: age, query: text, csrf: csrf))
         }
-        let noticeHTML: HTML = notice.map {
-            "<p class=\"notice \($0.ok ? "notice-ok" : "notice-refused")\" id=\"stock-note\" role=\"status\">\($0.text)</p>"
-        } ?? .empty
+        let noticeHTML = notice.map { $0.render(id: "stock-note") } ?? .empty
         let table: HTML = rows.isEmpty ? "<p class=\"hint\">Nothing to show.</p>" : """
             <table id="stock"><thead><tr><th>Product</th><th>Where</th><th>Stock</th><th>Age</th></tr></thead><tbody>\(rows)</tbody></table>
             """

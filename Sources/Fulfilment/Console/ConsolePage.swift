@@ -106,6 +106,17 @@ struct ConsolePage: Sendable {
     }
 }
 
+/// The outcome of a form, shown above the page it returns to: done (green) or refused (red),
+/// always as a sentence.
+struct Notice: Sendable {
+    var ok: Bool
+    var text: String
+
+    func render(id: String) -> HTML {
+        "<p class=\"notice \(ok ? "notice-ok" : "notice-refused")\" id=\"\(id)\" role=\"status\">\(text)</p>"
+    }
+}
+
 /// Money as people read it at the desk: `JMD 1,500.00`.
 enum MoneyText {
     static func format(_ amount: Int64, _ currency: String) -> String {
