@@ -15,6 +15,8 @@ final class WebDriver: @unchecked Sendable {
 
     private let process: Process
     private let port: Int
+    /// The browser's profile folder, removed by `quit()`.
+    private let profile: URL
     private var sessionID = ""
 
     /// Whether Debian's `chromium` and `chromium-driver` are installed (`make test` installs them).
@@ -27,9 +29,10 @@ final class WebDriver: @unchecked Sendable {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    private init(process: Process, port: Int) {
+    private init(process: Process, port: Int, profile: URL) {
         self.process = process
         self.port = port
+        self.profile = profile
     }
 
     /// Starts chromedriver and a headless browser `width`×`height` pixels large.
@@ -46,10 +49,10 @@ final class WebDriver: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let driver = WebDriver(process: process, port: port)
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("console-chromium-\(UUID().uuidString)")
+        let driver = WebDriver(process: process, port: port, profile: profile)
         do {
             try await driver.waitUntilReady()
-            let profile = FileManager.default.temporaryDirectory.appendingPathComponent("console-chromium-\(UUID().uuidString)")
             var options: [String: Any] = [
                 "binary": chromium.path,
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -68,6 +71,7 @@ final class WebDriver: @unchecked Sendable {
             return driver
         } catch {
             stop(process)
+            try? FileManager.default.removeItem(at: profile)
             throw error
         }
     }
@@ -75,6 +79,7 @@ final class WebDriver: @unchecked Sendable {
     func quit() async {
         if !sessionID.isEmpty { _ = try? await send("DELETE", "/session/\(sessionID)", nil) }
         Self.stop(process)
+        try? FileManager.default.removeItem(at: profile)
     }
 
     /// chromedriver started from the test process may not heed SIGTERM; it gets SIGKILL.
