@@ -4,7 +4,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 
 # What the service needs to build and run, and what the tests use besides.
 RUN_PACKAGES  := pkg-config libqrencode-dev libpng-dev libpq-dev postgresql postgresql-contrib zbar-tools
-TEST_PACKAGES := chromium poppler-utils
+TEST_PACKAGES := chromium chromium-driver poppler-utils
 
 DATA_DIR ?= .fulfilment/postgres
 HOST ?= 127.0.0.1

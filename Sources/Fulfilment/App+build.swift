@@ -19,7 +19,8 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     let keys = KeyringStore(configuration.keyring)
     let health = DatabaseHealth()
     let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts,
-        webhookSecret: configuration.webhookSecret, health: health, metricsToken: configuration.metricsToken)
+        webhookSecret: configuration.webhookSecret, health: health, metricsToken: configuration.metricsToken,
+        secureCookies: configuration.secureCookies)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
@@ -37,7 +38,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
 
 func buildRouter(
     database: Database, migrations: [Migration], keys: KeyringStore, accounts: Accounts, webhookSecret: String? = nil,
-    health: DatabaseHealth = DatabaseHealth(), metricsToken: String? = nil
+    health: DatabaseHealth = DatabaseHealth(), metricsToken: String? = nil, secureCookies: Bool = false
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     ServiceMetrics.bootstrap()
@@ -47,6 +48,7 @@ func buildRouter(
     router.add(middleware: RequestShapeMiddleware(routes: ContractRoutes(yaml: String(decoding: OpenAPIDocument.yaml, as: UTF8.self))))
     router.add(middleware: DatabaseAvailabilityMiddleware(health: health))
     router.add(middleware: ClientAddressMiddleware())
+    router.add(middleware: CharsetMiddleware())
     let metrics = MetricsEndpoint(token: metricsToken)
     router.get("/metrics") { request, _ in try metrics.response(for: request) }
     router.get("/openapi.yaml") { _, _ in
@@ -57,6 +59,7 @@ func buildRouter(
     let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts)
     let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
     try api.registerHandlers(on: router, middlewares: [access, WebhookSignatureMiddleware(secret: webhookSecret)])
+    Console(api: api, secureCookies: secureCookies).register(on: router)
     return router
 }
 

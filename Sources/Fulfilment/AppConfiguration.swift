@@ -34,6 +34,10 @@ public struct AppConfiguration: Sendable {
 
     /// When set (`FULFILMENT_METRICS_TOKEN`), `GET /metrics` needs `Authorization: Bearer <it>`. Never log it.
     public var metricsToken: String? = ProcessInfo.processInfo.environment["FULFILMENT_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    /// Whether the console's session cookie is marked `Secure`: set `FULFILMENT_SECURE_COOKIES=1`
+    /// when browsers reach the service over HTTPS (a TLS proxy in front), so the cookie never
+    /// travels in clear. Off by default because `make run` serves plain HTTP on loopback.
+    public var secureCookies: Bool = ["1", "true", "yes"].contains(ProcessInfo.processInfo.environment["FULFILMENT_SECURE_COOKIES"]?.lowercased() ?? "")
 
     public static var defaultBcryptCost: UInt8 {
         ProcessInfo.processInfo.environment["FULFILMENT_BCRYPT_COST"].flatMap { UInt8($0) }.map { min(max($0, 4), 31) } ?? 12

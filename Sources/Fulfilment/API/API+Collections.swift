@@ -6,7 +6,10 @@ extension API {
     func collectOrder(_ input: Operations.CollectOrder.Input) async throws -> Operations.CollectOrder.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let identity = try Identity.required
-        let order = try await Self.counted(preview: false) { try await collections.collect(token: body.token, by: identity, logger: logger) }
+        let idChecked = body.idChecked == true ? IDConfirmation.Method(rawValue: body.idCheckMethod?.rawValue ?? "seen") : nil
+        let order = try await Self.counted(preview: false) {
+            try await collections.collect(token: body.token, by: identity, idChecked: idChecked, logger: logger)
+        }
         return .ok(.init(body: .json(.init(order, for: identity))))
     }
 

@@ -134,7 +134,8 @@ extension Components.Schemas.Order {
             lines: order.lines.map { line in
                 .init(productId: line.productID.description, name: line.name, quantity: line.quantity,
                     unitPrice: .init(amount: line.unitPrice, currency: currency),
-                    lineTotal: .init(amount: line.lineTotal, currency: currency), pickedQuantity: line.pickedQuantity)
+                    lineTotal: .init(amount: line.removed ? 0 : line.lineTotal, currency: currency), pickedQuantity: line.pickedQuantity,
+                    minimumAge: line.minimumAge, removed: line.removed ? true : nil)
             },
             history: order.history.map { event in
                 .init(from: event.from?.rawValue, to: .init(rawValue: event.to.rawValue)!, by: event.actorID?.description,
@@ -146,6 +147,7 @@ extension Components.Schemas.Order {
             pickupToken: isCustomer ? order.pickup?.text : nil, tokenExpiresAt: order.pickup?.expiresAt,
             receiptUrl: isCustomer && order.pickup != nil ? receipt + ".png" : nil,
             receiptSvgUrl: isCustomer && order.pickup != nil ? receipt + ".svg" : nil)
+        self.idCheck = order.idCheck.map(Components.Schemas.IDCheck.init)
     }
 }
 

@@ -32,10 +32,7 @@ struct AccessMiddleware: ServerMiddleware {
         case .expired: throw AccessError.sessionExpired
         case .unknown: throw AccessError.unauthenticated
         }
-        guard access.allows(identity.role) else { throw AccessError.forbidden }
-        if access == .staff || access == .manager, let store = metadata.pathParameters["storeId"] {
-            guard let storeID = StoreID(String(store)), identity.worksAt(storeID) else { throw AccessError.forbidden }
-        }
+        try AccessPolicy.authorize(operationID, identity: identity, storeInPath: metadata.pathParameters["storeId"].map(String.init))
         return try await Identity.$current.withValue(identity) {
             try await next(request, body, metadata)
         }

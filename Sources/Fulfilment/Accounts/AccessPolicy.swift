@@ -96,6 +96,9 @@ enum AccessPolicy {
         "collectOrder": .staff,
         "previewCollection": .staff,
         "recordPayment": .staff,
+        // Age-restricted goods (issue 11): staff of the order's store, checked in `RestrictedLines`.
+        "removeRestrictedLines": .staff,
+        "setProductMinimumAge": .manager,
         "receivePaymentWebhook": .anyone,
     ]
 }

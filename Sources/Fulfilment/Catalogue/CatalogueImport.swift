@@ -18,7 +18,7 @@ import PostgresNIO
 public enum CatalogueImport {
     /// The columns, in any order; `sku`, `name`, `price` and `on_hand` are required.
     public static let columns = ["sku", "barcode", "name", "brand", "description", "category", "price", "on_hand",
-                                 "min_supply", "aisle", "bay", "shelf"]
+                                 "min_supply", "aisle", "bay", "shelf", "minimum_age"]
     static let requiredColumns: Set<String> = ["sku", "name", "price", "on_hand"]
 
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
@@ -54,6 +54,8 @@ public enum CatalogueImport {
         var aisleID: UUID?
         var bay: Int?
         var shelf: String?
+        /// nil when the file has no `minimum_age` column (left as it is); `.some(nil)` clears it.
+        var minimumAge: Int?? = nil
     }
 
     /// Imports `csv` into the store with code or id `store`. Throws `Refused` naming every bad row.
@@ -72,7 +74,10 @@ public enum CatalogueImport {
             try await copy(rows, on: connection, logger: logger)
             try await lockStock(store: store.id, on: connection, logger: logger)
             try await checkAgainstDatabase(store: store.id, on: connection, logger: logger)
-            return try await upsert(store: store, rows: rows.count, columns: columns, on: connection, logger: logger)
+            let summary = try await upsert(store: store, rows: rows.count, columns: columns, on: connection, logger: logger)
+            let ages = rows.compactMap { row in row.minimumAge.map { (row.product.sku, $0) } }
+            try await MinimumAge.set(ages, on: connection, logger: logger)
+            return summary
         }
     }
 
@@ -106,7 +111,8 @@ public enum CatalogueImport {
             }
             let values = Dictionary(uniqueKeysWithValues: zip(names, record.fields))
             do throws(CatalogueError) {
-                let row = try row(values, line: record.line, currency: currency, aisles: aisles)
+                var row = try row(values, line: record.line, currency: currency, aisles: aisles)
+                if names.contains("minimum_age") { row.minimumAge = .some(try MinimumAge.parse(values["minimum_age"] ?? "")) }
                 if let first = skus[row.product.sku] {
                     throw CatalogueError.invalidField("sku", "the SKU '\(row.product.sku)' is also on line \(first)")
                 }

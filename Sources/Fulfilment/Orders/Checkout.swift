@@ -158,11 +158,15 @@ struct Checkout: Sendable {
         var placed: (Int64, Date)?
         for try await row in inserted.decode((Int64, Date).self) { placed = row }
         guard let (number, createdAt) = placed else { throw APIError.internal }
-        return Order(
+        var order = Order(
             id: orderID, number: number, storeID: store, customerID: customer, customerName: customerName, status: .pending,
             paymentMethod: method, paymentStatus: .unpaid, total: Money(amount: total, currency: currency), createdAt: createdAt,
             lines: lines.sorted { ($0.name, $0.productID.description) < ($1.name, $1.productID.description) },
             history: [OrderEvent(from: nil, to: .pending, actorID: customer, actorName: customerName, reason: nil, at: createdAt)],
             pickup: PickupRecord(text: token.text, expiresAt: token.claims.expiresAt, usedAt: nil))
+        // The minimum age of age-restricted goods is captured as the lines are written: say "bring ID" at once.
+        order.lines = try await OrderQueries.lines(of: orderID, on: connection, logger: logger)
+        order.idCheck = try await IDCheckQueries.idCheck(of: orderID, on: connection, logger: logger)
+        return order
     }
 }

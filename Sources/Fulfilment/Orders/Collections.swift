@@ -29,7 +29,11 @@ struct Collections: Sendable {
         scanned.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func collect(token scanned: String, by staff: Identity, logger: Logger) async throws -> Order {
+    /// `idChecked` says how staff confirmed the customer's age (nil: not confirmed); an order
+    /// holding age-restricted goods is refused without it (`IDCheckError.required`).
+    func collect(
+        token scanned: String, by staff: Identity, idChecked: IDConfirmation.Method? = nil, logger: Logger
+    ) async throws -> Order {
         let text = Self.normalized(scanned)
         let orderID = try await verify(text, by: staff, logger: logger)
         return try await database.transaction(logger: logger) { connection in
@@ -40,6 +44,12 @@ struct Collections: Sendable {
             let found = try await OrderQueries.order(id: orderID, on: connection, logger: logger)
             try Self.check(found, issuedWith: text)
             let order = found!
+            if let required = order.idCheck, required.confirmation == nil {
+                guard let method = idChecked else { throw IDCheckError.required(minimumAge: required.minimumAge) }
+                try await IDCheckQueries.record(
+                    order: orderID, store: store, minimumAge: required.minimumAge, method: method, by: staff.userID,
+                    on: connection, logger: logger)
+            }
             try await connection.query(
                 """
                 WITH o AS (

@@ -18,6 +18,10 @@ public struct OrderLine: Sendable, Equatable {
     public var quantity: Int
     /// Set by picking; nil until the line is picked.
     public var pickedQuantity: Int?
+    /// The minimum age to buy this product, as it was at checkout; nil for anyone.
+    public var minimumAge: Int? = nil
+    /// Taken off the order at the desk (no ID shown): it holds no stock and costs nothing.
+    public var removed: Bool = false
     public var lineTotal: Int64 { Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
 }
 
@@ -86,6 +90,8 @@ public struct Order: Sendable, Equatable {
     public var pickup: PickupRecord?
     /// Owed back to the customer (see ``PaymentStatus/refundDue``); 0 otherwise.
     public var refundDueAmount: Int64 = 0
+    /// Set when the order holds age-restricted goods (`IDCheck`).
+    public var idCheck: IDCheck? = nil
 
     /// What is still to pay before hand-over: the total while unpaid, nothing once paid.
     public var amountDue: Money { Money(amount: paymentStatus.isSettled ? 0 : total.amount, currency: total.currency) }

@@ -49,18 +49,21 @@ enum OrderQueries {
         guard var order = found else { return nil }
         order.lines = try await lines(of: id, on: connection, logger: logger)
         order.history = try await history(of: id, on: connection, logger: logger)
+        order.idCheck = try await IDCheckQueries.idCheck(of: id, on: connection, logger: logger)
         return order
     }
 
     static func lines(of id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> [OrderLine] {
         let rows = try await connection.run(
             """
-            SELECT product_id, name, unit_price, quantity, picked_quantity FROM order_lines
+            SELECT product_id, name, unit_price, quantity, picked_quantity, minimum_age, removed_at IS NOT NULL FROM order_lines
             WHERE order_id = \(id.rawValue) ORDER BY name, product_id
             """, logger: logger)
         var lines: [OrderLine] = []
-        for try await row in rows.decode((UUID, String, Int64, Int32, Int32?).self) {
-            lines.append(OrderLine(productID: ProductID(row.0), name: row.1, unitPrice: row.2, quantity: Int(row.3), pickedQuantity: row.4.map(Int.init)))
+        for try await row in rows.decode((UUID, String, Int64, Int32, Int32?, Int32?, Bool).self) {
+            lines.append(OrderLine(
+                productID: ProductID(row.0), name: row.1, unitPrice: row.2, quantity: Int(row.3), pickedQuantity: row.4.map(Int.init),
+                minimumAge: row.5.map(Int.init), removed: row.6))
         }
         return lines
     }

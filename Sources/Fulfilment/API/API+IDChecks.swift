@@ -1,0 +1,31 @@
+import Foundation
+
+extension API {
+    func removeRestrictedLines(_ input: Operations.RemoveRestrictedLines.Input) async throws -> Operations.RemoveRestrictedLines.Output {
+        guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        let identity = try Identity.required
+        let order = try await RestrictedLines(database: database).remove(from: id, by: identity, logger: logger)
+        return .ok(.init(body: .json(.init(order, for: identity))))
+    }
+}
+
+extension Components.Schemas.IDCheck {
+    init(_ check: IDCheck) {
+        self.init(
+            minimumAge: check.minimumAge, method: check.confirmation.map { .init(rawValue: $0.method.rawValue)! },
+            confirmedBy: check.confirmation?.confirmedBy.description, confirmedByName: check.confirmation?.confirmedByName,
+            confirmedAt: check.confirmation?.confirmedAt)
+    }
+}
+
+extension API {
+    func setProductMinimumAge(_ input: Operations.SetProductMinimumAge.Input) async throws -> Operations.SetProductMinimumAge.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        let product = try ProductID.parse(input.path.productId, notFound: .productNotFound)
+        let age = try MinimumAge.checked(body.minimumAge)
+        guard try await MinimumAge.set(age, product: product.rawValue, on: database.client, logger: logger) else {
+            throw CatalogueError.productNotFound
+        }
+        return .ok(.init(body: .json(.init(minimumAge: age))))
+    }
+}

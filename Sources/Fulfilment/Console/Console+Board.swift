@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The order board, `/console/orders`: the store's open orders by status, oldest first, with
+/// the moves the state machine allows. Reading is `listStoreOrders` for the caller's own store;
+/// each move is `transitionOrder`, through `OrderTransitions` like the API. It refreshes itself.
+extension Console {
+    func registerBoard(on router: Router<AppRequestContext>) {
+        router.get("/console/orders") { request, context in
+            try await page(request, context, operation: "listStoreOrders", store: { $0.storeID }) { visit in
+                try await boardPage(visit, notice: nil)
+            }
+        }
+        router.post("/console/orders/:orderId/transitions") { request, context in
+            let orderID = context.parameters.get("orderId") ?? ""
+            return try await page(request, context, operation: "transitionOrder") { visit in
+                guard let id = OrderID(orderID), let target = visit.form.text("to").flatMap(OrderStatus.init(rawValue:)) else {
+                    return try await boardPage(visit, notice: Notice(ok: false, text: "That order or move was not understood."), status: .badRequest)
+                }
+                do {
+                    let order = try await OrderTransitions.move(
+                        order: id, to: target, reason: try API.reason(visit.form["reason"]), by: visit.identity, on: database,
+                        logger: visit.logger)
+                    return try await boardPage(visit, notice: Notice(ok: true, text: "Order \(order.number) is now \(order.status.rawValue)."))
+                } catch {
+                    let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
+                    guard refused.status != .internalServerError else { throw error }
+                    return try await boardPage(visit, notice: Notice(ok: false, text: refused.message), status: refused.status)
+                }
+            }
+        }
+    }
+
+    func boardPage(_ visit: Visit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
+        guard let store = visit.identity.storeID else { throw AccessError.forbidden }
+        let page = try await OrderQueries.board(store: store, status: nil, limit: 200, cursor: nil, on: database.client, logger: visit.logger)
+        let csrf = ConsolePage.csrfInput(visit.session)
+        let sections = HTML.join([OrderStatus.pending, .packaged, .delivering].map { status in
+            let orders = page.items.filter { $0.status == status }
+            let rows = HTML.join(orders.map { boardRow($0, csrf: csrf) })
+            let table: HTML = orders.isEmpty ? "<p class=\"hint\">None.</p>" : """
+                <table><thead><tr><th>Order</th><th>Age</th><th>Customer</th><th>Items</th><th>Payment</th><th>Total</th><th>Actions</th></tr></thead>
+                <tbody>\(rows)</tbody></table>
+                """
+            return """
+                <section class="board-group" id="board-\(status.rawValue)">
+                <h2>\(status.rawValue.capitalized) <span class="hint">(\(orders.count))</span></h2>
+                \(table)
+                </section>
+                """
+        })
+        let noticeHTML = notice.map { $0.render(id: "board-note") } ?? .empty
+        return ConsolePage(
+            title: "Orders", session: visit.session,
+            body: """
+                <h1>Open orders</h1>
+                <p class="hint">Oldest first. This page refreshes itself every 15 seconds.</p>
+                \(noticeHTML)
+                \(sections)
+                """,
+            scripts: ["board.js"]
+        ).response(status: status)
+    }
+
+    private func boardRow(_ order: OrderSummary, csrf: HTML) -> HTML {
+        let moves = HTML.join(order.status.manualTargets.map { target in
+            let label = switch target {
+            case .packaged: "Pack"
+            case .delivering: "Send to desk"
+            case .cancelled: "Cancel"
+            default: target.rawValue
+            }
+            let reason: HTML = target == .cancelled
+                ? "<input name=\"reason\" placeholder=\"Reason\" aria-label=\"Reason for cancelling order \(order.number)\">" : .empty
+            return """
+                <form method="post" action="/console/orders/\(order.id)/transitions">
+                \(csrf)<input type="hidden" name="to" value="\(target.rawValue)">\(reason)
+                <button type="submit" class="\(target == .cancelled ? "danger" : "")" id="\(target.rawValue)-\(order.number)">\(label)</button>
+                </form>
+                """
+        })
+        return """
+            <tr id="order-\(order.number)">
+            <td><strong>\(order.number)</strong> <span class="status status-\(order.status.rawValue)">\(order.status.rawValue)</span></td>
+            <td>\(TimeText.age(since: order.createdAt))</td>
+            <td>\(order.customerName)</td>
+            <td>\(order.itemCount)</td>
+            <td>\(order.paymentStatus.rawValue) · \(order.paymentMethod == .prepaid ? "prepaid" : "at desk")</td>
+            <td>\(MoneyText.format(order.total))</td>
+            <td class="board-actions">\(moves)</td>
+            </tr>
+            """
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The collection desk, `/console/desk`: one always-focused box for a keyboard-wedge scanner
+/// (or a pasted code, or the camera), the verdict big and plain, then take payment and hand
+/// over. Scanning is `previewCollection`, paying `recordPayment`, handing over `collectOrder`:
+/// the same access rules and the same `Collections`/`Payments` code as the API.
+extension Console {
+    func registerDesk(on router: Router<AppRequestContext>) {
+        router.get("/console/desk") { request, context in
+            try await page(request, context, operation: "previewCollection") { visit in
+                deskPage(visit, verdict: nil, note: nil)
+            }
+        }
+        router.post("/console/desk/scan") { request, context in
+            try await page(request, context, operation: "previewCollection") { visit in
+                guard let token = visit.form.text("token") else { return deskPage(visit, verdict: nil, note: nil) }
+                return try await deskPage(visit, verdict: verdict(token: token, visit), note: nil)
+            }
+        }
+        router.post("/console/desk/payments") { request, context in
+            try await page(request, context, operation: "recordPayment") { visit in
+                let form = visit.form
+                guard let token = form.text("token"), let order = form.text("orderId").flatMap(OrderID.init),
+                    let amount = form.text("amount").flatMap(Int64.init), let currency = form.text("currency")
+                else { return deskPage(visit, verdict: nil, note: nil) }
+                let method: Payments.DeskMethod = form.text("method") == "card" ? .card : .cash
+                var note: Notice
+                do {
+                    let payment = try await Payments.record(
+                        order: order, method: method, amount: Money(amount: amount, currency: currency), by: visit.identity,
+                        on: database, logger: visit.logger)
+                    note = Notice(ok: true, text: "Paid \(MoneyText.format(payment.amount)) by \(method.rawValue).")
+                } catch let refused as OrderError {
+                    note = Notice(ok: false, text: refused.apiError.message)
+                }
+                return try await deskPage(visit, verdict: verdict(token: token, visit), note: note)
+            }
+        }
+        router.post("/console/desk/collections") { request, context in
+            try await page(request, context, operation: "collectOrder") { visit in
+                guard let token = visit.form.text("token") else { return deskPage(visit, verdict: nil, note: nil) }
+                let idChecked = visit.form.text("idChecked") == "true"
+                    ? IDConfirmation.Method(rawValue: visit.form.text("idCheckMethod") ?? "seen") ?? .seen : nil
+                do {
+                    let order = try await api.collections.collect(token: token, by: visit.identity, idChecked: idChecked, logger: visit.logger)
+                    return deskPage(visit, verdict: .handedOver(order), note: nil)
+                } catch let refused as any APIErrorConvertible where refused is OrderError || refused is IDCheckError {
+                    return try await deskPage(
+                        visit, verdict: verdict(token: token, visit), note: Notice(ok: false, text: refused.apiError.message),
+                        status: refused.apiError.status)
+                }
+            }
+        }
+    }
+
+    func registerRestrictedLines(on router: Router<AppRequestContext>) {
+        router.post("/console/desk/restricted-lines") { request, context in
+            try await page(request, context, operation: "removeRestrictedLines") { visit in
+                guard let token = visit.form.text("token"), let order = visit.form.text("orderId").flatMap(OrderID.init) else {
+                    return deskPage(visit, verdict: nil, note: nil)
+                }
+                var note: Notice
+                do {
+                    let changed = try await RestrictedLines(database: database).remove(from: order, by: visit.identity, logger: visit.logger)
+                    note = Notice(ok: true, text: "Age-restricted lines removed. New total \(MoneyText.format(changed.total)).")
+                } catch let refused as any APIErrorConvertible where refused is OrderError || refused is IDCheckError {
+                    note = Notice(ok: false, text: refused.apiError.message)
+                }
+                return try await deskPage(visit, verdict: verdict(token: token, visit), note: note)
+            }
+        }
+    }
+
+    private func verdict(token: String, _ visit: Visit) async throws -> DeskVerdict {
+        let scan = try await api.collections.inspect(token: token, by: visit.identity, logger: visit.logger)
+        var totes: [String] = []
+        if let order = scan.order { totes = try await ToteQueries.totes(of: order.id, on: database.client, logger: visit.logger) }
+        return DeskVerdict(scan: scan, token: token, totes: totes)
+    }
+
+    func deskPage(_ visit: Visit, verdict: DeskVerdict?, note: Notice?, status: HTTPResponse.Status = .ok) -> Response {
+        let csrf = ConsolePage.csrfInput(visit.session)
+        let noteHTML = note.map { $0.render(id: "desk-note") } ?? .empty
+        return ConsolePage(
+            title: "Desk", session: visit.session,
+            body: """
+                <div class="desk">
+                <form method="post" action="/console/desk/scan" class="scan" id="scan-form" data-repeat-window-ms="2000">
+                \(csrf)
+                <label for="token">Scan the customer's code (or type it and press Enter)</label>
+                <input id="token" name="token" class="scan-input" autofocus autocomplete="off" autocapitalize="off" spellcheck="false">
+                <button type="submit">Check</button>
+                <button type="button" id="camera" class="secondary" hidden>Scan with camera</button>
+                </form>
+                <p id="repeat-note" class="hint" hidden>Same code again within two seconds: counted once.</p>
+                <video id="camera-view" hidden muted playsinline></video>
+                \(noteHTML)
+                \(verdict.map { $0.render(csrf: csrf) } ?? "<p class=\"hint\" id=\"desk-idle\">Ready for the next customer.</p>")
+                </div>
+                """,
+            scripts: ["desk.js"], bodyClass: "desk"
+        ).response(status: status)
+    }
+}

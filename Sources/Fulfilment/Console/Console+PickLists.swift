@@ -1,0 +1,240 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PickList
+
+/// Pick lists, `/console/pick-lists`: the open lists, creating one, the A4 sheet to print, and
+/// pick mode for a 360 px handheld — one stop at a time in walk order, a wedge-scanner box for
+/// the product's barcode, a quantity per tote, "short" with the count found, and completing the
+/// list. Each step is its API operation (`listPickLists`, `createPickList`, `getPickListHTML`,
+/// `getPickList`, `recordPick`, `completePickList`) through the same `PickLists` service.
+extension Console {
+    func registerPickLists(on router: Router<AppRequestContext>) {
+        router.get("/console/pick-lists") { request, context in
+            try await page(request, context, operation: "listPickLists", store: { $0.storeID }) { visit in
+                try await pickListsPage(visit, notice: nil)
+            }
+        }
+        router.post("/console/pick-lists") { request, context in
+            try await page(request, context, operation: "createPickList", store: { $0.storeID }) { visit in
+                guard let store = visit.identity.storeID else { throw AccessError.forbidden }
+                do {
+                    let batch = try await api.pickLists.create(
+                        store: store, maxOrders: visit.form.int("maxOrders") ?? 20, orderIDs: nil, by: visit.identity, logger: visit.logger)
+                    return ConsolePage.redirect("/console/pick-lists/\(batch.id.uuidString.lowercased())/pick")
+                } catch let refused as PickBatchError {
+                    return try await pickListsPage(visit, notice: Notice(ok: false, text: refused.apiError.message), status: refused.apiError.status)
+                }
+            }
+        }
+        router.get("/console/pick-lists/:id/print") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await page(request, context, operation: "getPickListHTML") { visit in
+                let batch = try await api.pickLists.batch(try API.pickListID(id), for: visit.identity, logger: visit.logger)
+                var headers = ConsolePage.headers()
+                // The sheet is a self-contained document with its own <style>; it runs no script at all.
+                headers[HTTPField.Name("Content-Security-Policy")!] =
+                    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+                return Response(
+                    status: .ok, headers: headers,
+                    body: .init(byteBuffer: ByteBuffer(string: try batch.walk().htmlSheet(header: batch.header))))
+            }
+        }
+        router.get("/console/pick-lists/:id/pick") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await page(request, context, operation: "getPickList") { visit in
+                let batch = try await api.pickLists.batch(try API.pickListID(id), for: visit.identity, logger: visit.logger)
+                let stop = request.uri.queryParameters["stop"].flatMap { Int(String($0)) }
+                return try pickModePage(visit, batch: batch, stopNumber: stop, notice: nil)
+            }
+        }
+        router.post("/console/pick-lists/:id/picks") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await page(request, context, operation: "recordPick") { visit in
+                let batchID = try API.pickListID(id)
+                let form = visit.form
+                let stopNumber = form.int("stop") ?? 1
+                var notice: Notice?
+                if let order = form.text("orderId").flatMap(UUID.init(uuidString:)) {
+                    do {
+                        let outcome = try await api.pickLists.pick(
+                            batch: batchID, order: order, productID: form.text("productId").flatMap(UUID.init(uuidString:)),
+                            barcode: form.text("barcode"), quantity: form.int("quantity") ?? 0, short: form.text("short") == "true",
+                            by: visit.identity, logger: visit.logger)
+                        notice = Notice(
+                            ok: true,
+                            text: outcome.short ? "Closed short: \(outcome.picked) of \(outcome.ordered)." : "Picked \(outcome.picked) of \(outcome.ordered).")
+                    } catch let refused as PickBatchError {
+                        notice = Notice(ok: false, text: Self.pickRefusal(refused))
+                    }
+                }
+                let batch = try await api.pickLists.batch(batchID, for: visit.identity, logger: visit.logger)
+                let walk = try batch.walk()
+                // Once every tote of this stop is done, move on to the next stop.
+                var next = stopNumber
+                if notice?.ok == true, walk.stops.indices.contains(stopNumber - 1),
+                    Self.isDone(walk.stops[stopNumber - 1], batch), stopNumber < walk.stops.count
+                {
+                    next = stopNumber + 1
+                }
+                return try pickModePage(visit, batch: batch, stopNumber: next, notice: notice, status: notice?.ok == false ? .unprocessableContent : .ok)
+            }
+        }
+        router.post("/console/pick-lists/:id/complete") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await page(request, context, operation: "completePickList") { visit in
+                let completion = try await api.pickLists.complete(batch: try API.pickListID(id), by: visit.identity, logger: visit.logger)
+                return try await pickListsPage(
+                    visit,
+                    notice: Notice(
+                        ok: true,
+                        text: "Pick list complete: \(completion.packaged.count) order(s) packaged, \(completion.leftPending.count) left pending."))
+            }
+        }
+    }
+
+    /// wrong_product and over_pick in words a picker reads at once.
+    static func pickRefusal(_ error: PickBatchError) -> String {
+        let apiError = error.apiError
+        switch apiError.code {
+        case "wrong_product": return "WRONG PRODUCT — \(apiError.message)"
+        case "over_pick": return "OVER-PICK — \(apiError.message)"
+        default: return apiError.message
+        }
+    }
+
+    static func progress(_ batch: PickBatch, order: PickList.OrderID, product: PickList.ProductID) -> PickBatch.BatchLine? {
+        batch.lines.first { $0.orderID.uuidString.lowercased() == order.rawValue && $0.productID.uuidString.lowercased() == product.rawValue }
+    }
+
+    static func isDone(_ stop: PickStop, _ batch: PickBatch) -> Bool {
+        stop.allocations.allSatisfy { allocation in
+            guard let line = progress(batch, order: allocation.tote.orderID, product: stop.productID) else { return true }
+            return line.short || line.picked >= line.quantity
+        }
+    }
+
+    func pickListsPage(_ visit: Visit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
+        guard let store = visit.identity.storeID else { throw AccessError.forbidden }
+        let open = try await PickBatchQueries.open(store: store, on: database.client, logger: visit.logger)
+        let csrf = ConsolePage.csrfInput(visit.session)
+        let rows = HTML.join(open.map { (id, createdAt, orderCount) in
+            let key = id.uuidString.lowercased()
+            return """
+                <tr><td>\(TimeText.format(createdAt))</td><td>\(orderCount)</td>
+                <td><a class="button" href="/console/pick-lists/\(key)/pick">Pick mode</a>
+                <a class="button secondary" href="/console/pick-lists/\(key)/print" target="_blank">Print (A4)</a></td></tr>
+                """
+        })
+        let list: HTML = open.isEmpty ? "<p class=\"hint\">No open pick lists.</p>" : """
+            <table id="open-pick-lists"><thead><tr><th>Created</th><th>Orders</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
+            """
+        let noticeHTML = notice.map { $0.render(id: "pick-note") } ?? .empty
+        return ConsolePage(
+            title: "Pick lists", session: visit.session,
+            body: """
+                <h1>Pick lists</h1>
+                \(noticeHTML)
+                <form method="post" action="/console/pick-lists" class="actions" id="create-pick-list">
+                \(csrf)
+                <label for="maxOrders">Orders on the new list</label>
+                <input id="maxOrders" name="maxOrders" type="number" min="1" max="200" value="10">
+                <button type="submit" id="create">Create a pick list</button>
+                </form>
+                \(list)
+                """
+        ).response(status: status)
+    }
+
+    func pickModePage(_ visit: Visit, batch: PickBatch, stopNumber: Int?, notice: Notice?, status: HTTPResponse.Status = .ok) throws -> Response {
+        let walk = try batch.walk()
+        let key = batch.id.uuidString.lowercased()
+        let csrf = ConsolePage.csrfInput(visit.session)
+        let stops = walk.stops
+        let firstOpen = stops.firstIndex { !Self.isDone($0, batch) }.map { $0 + 1 } ?? max(stops.count, 1)
+        let number = min(max(stopNumber ?? firstOpen, 1), max(stops.count, 1))
+        let noticeHTML = notice.map { $0.render(id: "pick-note") } ?? .empty
+        var stopHTML: HTML = "<p class=\"hint\">This list has nothing to pick.</p>"
+        if stops.indices.contains(number - 1) {
+            let stop = stops[number - 1]
+            let place = stop.location.map { "Aisle \($0.aisle.code) · bay \($0.bay) · shelf \($0.shelf)" } ?? "Not located yet"
+            let current = stop.allocations.first { allocation in
+                guard let line = Self.progress(batch, order: allocation.tote.orderID, product: stop.productID) else { return false }
+                return !line.short && line.picked < line.quantity
+            }
+            let totes = HTML.join(stop.allocations.map { allocation in
+                let line = Self.progress(batch, order: allocation.tote.orderID, product: stop.productID)
+                let picked = line?.picked ?? 0
+                let remaining = max(allocation.quantity - picked, 0)
+                let done = line?.short == true || remaining == 0
+                let state: HTML = line?.short == true ? "short (\(picked) of \(allocation.quantity))"
+                    : done ? "done (\(picked))" : "\(picked) of \(allocation.quantity)"
+                let controls: HTML = done ? .empty : """
+                    <form method="post" action="/console/pick-lists/\(key)/picks" class="actions">
+                    \(csrf)<input type="hidden" name="stop" value="\(number)">
+                    <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
+                    <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
+                    <input type="hidden" name="quantity" value="\(remaining)">
+                    <button type="submit" id="tap-\(allocation.tote.label)">Picked \(remaining)</button>
+                    </form>
+                    <form method="post" action="/console/pick-lists/\(key)/picks" class="actions">
+                    \(csrf)<input type="hidden" name="stop" value="\(number)">
+                    <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
+                    <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
+                    <input type="hidden" name="short" value="true">
+                    <label>Found <input name="quantity" type="number" min="0" max="\(remaining)" value="0" id="found-\(allocation.tote.label)" aria-label="How many found for tote \(allocation.tote.label)"></label>
+                    <button type="submit" class="danger" id="short-\(allocation.tote.label)">Short</button>
+                    </form>
+                    """
+                return """
+                    <li id="tote-\(allocation.tote.label)"><strong>Tote \(allocation.tote.label)</strong> · order \(allocation.tote.orderNumber) ·
+                    <span class="tote-state">\(state)</span>\(controls)</li>
+                    """
+            })
+            let scan: HTML = current.map { allocation in
+                let line = Self.progress(batch, order: allocation.tote.orderID, product: stop.productID)
+                let remaining = max(allocation.quantity - (line?.picked ?? 0), 0)
+                return """
+                    <form method="post" action="/console/pick-lists/\(key)/picks" id="scan-form">
+                    \(csrf)<input type="hidden" name="stop" value="\(number)">
+                    <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
+                    <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
+                    <label for="barcode">Scan the product for tote \(allocation.tote.label)</label>
+                    <input id="barcode" name="barcode" class="scan-input" autofocus autocomplete="off" inputmode="numeric">
+                    <label for="quantity">Quantity</label>
+                    <input id="quantity" name="quantity" type="number" min="1" value="\(remaining)">
+                    <button type="submit" id="scan-pick">Pick</button>
+                    </form>
+                    """
+            } ?? "<p class=\"notice notice-ok\" id=\"stop-done\">This stop is done.</p>"
+            let previous: HTML = number > 1 ? "<a class=\"button secondary\" href=\"?stop=\(number - 1)\">◀ Back</a>" : .empty
+            let following: HTML = number < stops.count ? "<a class=\"button secondary\" id=\"next-stop\" href=\"?stop=\(number + 1)\">Next ▶</a>" : .empty
+            stopHTML = """
+                <section class="stop" id="stop" data-stop="\(number)">
+                <p class="hint">Stop \(number) of \(stops.count)</p>
+                <p class="where" id="stop-where">\(place)</p>
+                <p class="what" id="stop-name">\(stop.productName)</p>
+                <p class="hint">SKU \(stop.sku)\(stop.barcode.map { " · \($0)" } ?? "") · take \(stop.quantity)</p>
+                \(scan)
+                <ul class="totes">\(totes)</ul>
+                <div class="actions">\(previous) \(following)</div>
+                </section>
+                """
+        }
+        let complete: HTML = batch.isOpen ? """
+            <form method="post" action="/console/pick-lists/\(key)/complete" class="actions">
+            \(csrf)<button type="submit" id="complete">Complete the list</button>
+            </form>
+            """ : "<p class=\"hint\">This list is completed.</p>"
+        return ConsolePage(
+            title: "Pick mode", session: visit.session,
+            body: """
+                \(noticeHTML)
+                \(stopHTML)
+                \(complete)
+                <p class="hint"><a href="/console/pick-lists/\(key)/print">Print the A4 sheet</a></p>
+                """,
+            scripts: ["pick.js"], bodyClass: "pick"
+        ).response(status: status)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Stock, `/console/stock`, for managers: the reorder report, product search with where each
+/// product is, moving it (aisle/bay/shelf), setting on hand and minimum supply, the minimum age
+/// of age-restricted goods, and adding staff to the store. Each form is its API operation
+/// (`listStock`, `setStock`, `setStockLocation`, `setProductMinimumAge`, `createStoreAccount`)
+/// through the same code as the API handlers.
+extension Console {
+    func registerStock(on router: Router<AppRequestContext>) {
+        router.get("/console/stock") { request, context in
+            try await page(request, context, operation: "listStock", store: { $0.storeID }) { visit in
+                try await stockPage(visit, query: request.uri.queryParameters["q"].map(String.init), notice: nil)
+            }
+        }
+        router.post("/console/stock/:productId/level") { request, context in
+            let product = context.parameters.get("productId") ?? ""
+            return try await stockAction(request, context, operation: "setStock") { visit, store in
+                let id = try ProductID.parse(product, notFound: .productNotFound)
+                let level = try StockLevel(onHand: visit.form.int("onHand") ?? -1, minSupply: visit.form.int("minSupply") ?? -1)
+                // Conditional on the figure the page showed: a sale in between is never undone.
+                try await StockLedger.set(
+                    level, expected: visit.form.int("expectedOnHand") ?? -1, store: store.rawValue, product: id.rawValue,
+                    by: visit.session.identity.userID, on: database, logger: visit.logger)
+                return "Stock set: \(level.onHand) on hand, minimum \(level.minSupply)."
+            }
+        }
+        router.post("/console/stock/:productId/location") { request, context in
+            let product = context.parameters.get("productId") ?? ""
+            return try await stockAction(request, context, operation: "setStockLocation") { visit, store in
+                let id = try ProductID.parse(product, notFound: .productNotFound)
+                let location = try LocationDraft(
+                    aisleCode: visit.form["aisleCode"] ?? "", bay: visit.form.int("bay"), shelf: visit.form.text("shelf"))
+                try await StockQueries.setLocation(location, store: store.rawValue, product: id.rawValue, on: database, logger: visit.logger)
+                return "Moved to aisle \(location.aisleCode)."
+            }
+        }
+        router.post("/console/stock/:productId/minimum-age") { request, context in
+            let product = context.parameters.get("productId") ?? ""
+            return try await stockAction(request, context, operation: "setProductMinimumAge") { visit, _ in
+                let id = try ProductID.parse(product, notFound: .productNotFound)
+                let age = try MinimumAge.checked(visit.form.int("minimumAge"))
+                guard try await MinimumAge.set(age, product: id.rawValue, on: database.client, logger: visit.logger) else {
+                    throw CatalogueError.productNotFound
+                }
+                return age.map { "Now for customers aged \($0) or over." } ?? "No minimum age."
+            }
+        }
+        router.post("/console/stock/staff") { request, context in
+            try await stockAction(request, context, operation: "createStoreAccount") { visit, store in
+                let form = visit.form
+                let user = try await accounts.createStoreAccount(
+                    email: form["email"] ?? "", name: form["name"] ?? "", password: form["password"] ?? "",
+                    role: form.text("role") == "manager" ? .manager : .staff, store: store, logger: visit.logger)
+                return "\(user.name) can now sign in as \(user.role.rawValue)."
+            }
+        }
+    }
+
+    /// A manager's stock form: the operation's check for their own store, then `body`; its
+    /// sentence (or the refusal's) is shown above the report.
+    private func stockAction(
+        _ request: Request, _ context: AppRequestContext, operation: String,
+        _ body: @escaping @Sendable (Visit, StoreID) async throws -> String
+    ) async throws -> Response {
+        try await page(request, context, operation: operation, store: { $0.storeID }) { visit in
+            guard let store = visit.identity.storeID else { throw AccessError.forbidden }
+            let query = visit.form.text("q")
+            do {
+                return try await stockPage(visit, query: query, notice: Notice(ok: true, text: try await body(visit, store)))
+            } catch {
+                let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
+                guard refused.status != .internalServerError else { throw error }
+                return try await stockPage(visit, query: query, notice: Notice(ok: false, text: refused.message), status: refused.status)
+            }
+        }
+    }
+
+    func stockPage(_ visit: Visit, query: String?, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
+        guard let store = visit.identity.storeID else { throw AccessError.forbidden }
+        let text = query?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let products: [ProductRecord]
+        if text.isEmpty {
+            products = try await StockQueries.list(store: store.rawValue, lowOnly: true, limit: 100, cursor: nil, on: database.client, logger: visit.logger).items
+        } else {
+            let search = try ProductSearch(text: text, storeID: store.rawValue, category: nil, limit: 50, cursor: nil)
+            products = try await ProductQueries.search(search, on: database, logger: visit.logger).items
+        }
+        let csrf = ConsolePage.csrfInput(visit.session)
+        var rows: [HTML] = []
+        for product in products {
+            let age = try await MinimumAge.of(product: product.id, on: database.client, logger: visit.logger)
+            rows.append(stockRow(product, minimumAge: age, query: text, csrf: csrf))
+        }
+        let noticeHTML = notice.map { $0.render(id: "stock-note") } ?? .empty
+        let table: HTML = rows.isEmpty ? "<p class=\"hint\">Nothing to show.</p>" : """
+            <table id="stock"><thead><tr><th>Product</th><th>Where</th><th>Stock</th><th>Age</th></tr></thead><tbody>\(rows)</tbody></table>
+            """
+        let heading = text.isEmpty ? "Reorder report: at or below minimum supply" : "Products matching “\(text)”"
+        return ConsolePage(
+            title: "Stock", session: visit.session,
+            body: """
+                <h1>Stock</h1>
+                \(noticeHTML)
+                <form method="get" action="/console/stock" class="actions">
+                <label for="q">Find a product</label>
+                <input id="q" name="q" value="\(text)" placeholder="name, SKU or barcode">
+                <button type="submit">Search</button>
+                <a class="button secondary" href="/console/stock">Reorder report</a>
+                </form>
+                <h2>\(heading)</h2>
+                \(table)
+                <h2>Add staff to this store</h2>
+                <form method="post" action="/console/stock/staff" class="actions" id="add-staff">
+                \(csrf)
+                <input name="name" placeholder="Name" aria-label="Name" required>
+                <input name="email" type="email" placeholder="Email" aria-label="Email" required>
+                <input name="password" type="password" placeholder="Password (12+ characters)" aria-label="Password" required>
+                <select name="role" aria-label="Role"><option value="staff">staff</option><option value="manager">manager</option></select>
+                <button type="submit">Add</button>
+                </form>
+                """
+        ).response(status: status)
+    }
+
+    private func stockRow(_ product: ProductRecord, minimumAge: Int?, query: String, csrf: HTML) -> HTML {
+        let stock = product.stock
+        let base = "/console/stock/\(product.id.uuidString.lowercased())"
+        let keep: HTML = "\(csrf)<input type=\"hidden\" name=\"q\" value=\"\(query)\">"
+        let location = stock?.location
+        return """
+            <tr id="product-\(product.sku)">
+            <td><strong>\(product.name)</strong><br><span class="hint">SKU \(product.sku)\(product.barcode.map { " · \($0)" } ?? "")</span></td>
+            <td>\(location?.sentence ?? LocationRecord.notLocatedSentence)
+            <form method="post" action="\(base)/location" class="actions">\(keep)
+            <input name="aisleCode" value="\(location?.aisleCode ?? "")" size="4" aria-label="Aisle">
+            <input name="bay" type="number" value="\(location?.bay.map(String.init) ?? "")" size="3" aria-label="Bay">
+            <input name="shelf" value="\(location?.shelf ?? "")" size="3" aria-label="Shelf">
+            <button type="submit">Move</button></form></td>
+            <td>\(stock.map { "\($0.onHand) on hand, \($0.reserved) held" } ?? "not carried")
+            <form method="post" action="\(base)/level" class="actions">\(keep)
+            <input name="expectedOnHand" type="hidden" value="\(stock?.onHand ?? 0)">
+            <input name="onHand" type="number" min="0" value="\(stock?.onHand ?? 0)" aria-label="On hand">
+            <input name="minSupply" type="number" min="0" value="\(stock?.minSupply ?? 0)" aria-label="Minimum supply">
+            <button type="submit">Set</button></form></td>
+            <td><form method="post" action="\(base)/minimum-age" class="actions">\(keep)
+            <input name="minimumAge" type="number" min="1" max="120" value="\(minimumAge.map(String.init) ?? "")" size="3" aria-label="Minimum age">
+            <button type="submit">Set</button></form></td>
+            </tr>
+            """
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The store console: server-rendered pages for staff and managers (and the customer's own
+/// order pages), served by the service itself beside the API.
+///
+/// Every page stands for an API operation and passes the same `AccessPolicy.authorize` check
+/// with it, so a page is refused exactly when its API call would be; every action calls the
+/// same domain code as that operation's handler (`Collections`, `Payments`, `OrderTransitions`,
+/// `PickLists`...). Failures become a page with the service's own sentence, never JSON.
+struct Console: Sendable {
+    let api: API
+    /// Whether cookies are marked `Secure` (the service is reached over TLS).
+    let secureCookies: Bool
+
+    var database: Database { api.database }
+    var accounts: Accounts { api.accounts }
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/console/assets/:name") { request, context in
+            ConsoleAssets.response(context.parameters.get("name") ?? "", request: request)
+        }
+        registerSignIn(on: router)
+        registerDesk(on: router)
+        registerRestrictedLines(on: router)
+        registerBoard(on: router)
+        registerCustomerOrders(on: router)
+        registerPickLists(on: router)
+        registerStock(on: router)
+        // Any other console address: a page saying so, not the API's JSON 404.
+        router.get("/console/**") { request, context in
+            let session = try await ConsoleSession.resolve(request, database: database, lifetime: accounts.sessionLifetime, logger: context.logger)
+            return ConsolePage.message("Not found", "There is no such page in the console.", session: session, status: .notFound)
+        }
+    }
+
+    /// What a page handler is given once its access check has passed.
+    struct Visit: Sendable {
+        var request: Request
+        var session: ConsoleSession
+        var form: ConsoleForm
+        var logger: Logger
+        var identity: Identity { session.identity }
+    }
+
+    /// Runs `body` for a page standing for `operation`: resolves the cookie session, applies the
+    /// operation's access rule (with the store the page is about, for store-scoped operations),
+    /// and for a POST checks the origin and the form's anti-forgery token first. A signed-out
+    /// visitor is sent to sign in; a refusal is a page with a message.
+    func page(
+        _ request: Request, _ context: AppRequestContext, operation: String, store: (@Sendable (Identity) -> StoreID?)? = nil,
+        _ body: @Sendable (Visit) async throws -> Response
+    ) async throws -> Response {
+        let logger = context.logger
+        let session = try await ConsoleSession.resolve(request, database: database, lifetime: accounts.sessionLifetime, logger: logger)
+        let isPost = request.method == .post
+        if isPost && !ConsoleSession.isSameOrigin(request) {
+            return ConsolePage.message("Refused", "This form was sent from another site.", session: session, status: .forbidden)
+        }
+        do {
+            try AccessPolicy.authorize(
+                operation, identity: session?.identity, storeInPath: session.flatMap { store?($0.identity)?.description })
+        } catch AccessError.unauthenticated {
+            return ConsolePage.redirect("/")
+        } catch {
+            return ConsolePage.message(
+                "Not for you", "Your account is not allowed to see this page.", session: session, status: .forbidden)
+        }
+        guard let session else { return ConsolePage.redirect("/") }
+        var form = ConsoleForm(fields: [:])
+        if isPost {
+            form = try await ConsoleForm.read(request)
+            guard session.accepts(form) else {
+                return ConsolePage.message(
+                    "Refused", "This form has expired or did not come from this console. Go back, reload and try again.",
+                    session: session, status: .forbidden)
+            }
+        }
+        let visit = Visit(request: request, session: session, form: form, logger: logger)
+        do {
+            return try await Identity.$current.withValue(session.identity) { try await body(visit) }
+        } catch {
+            return refusal(error, session: session, logger: logger)
+        }
+    }
+
+    /// A domain error as a page: the API's status and sentence, in HTML.
+    func refusal(_ error: any Error, session: ConsoleSession?, logger: Logger) -> Response {
+        let apiError = ErrorMiddleware<AppRequestContext>.apiError(for: error)
+        if apiError.status == .internalServerError {
+            logger.error("console page failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
+        return ConsolePage.message("That did not work", apiError.message, session: session, status: apiError.status)
+    }
+}

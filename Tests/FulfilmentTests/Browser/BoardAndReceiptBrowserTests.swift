@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import Fulfilment
+
+@Suite("The order board and the customer's receipt in a browser", .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
+struct BoardAndReceiptBrowserTests {
+    @Test("staff of store A see A's open orders and none of B's; pack and cancel from the board", .timeLimit(.minutes(3)))
+    func board() async throws {
+        try await withApp { app in
+            let storeA = try await app.createStore(name: "Store A")
+            let storeB = try await app.createStore(name: "Store B")
+            let staff = try await app.storeAccount(.staff, store: storeA)
+            let (_, first, _) = try await app.placeOrder(store: storeA)
+            let (_, second, _) = try await app.placeOrder(store: storeA)
+            let (_, elsewhere, _) = try await app.placeOrder(store: storeB)
+            let firstNumber = first["number"].int!
+            let secondNumber = second["number"].int!
+
+            try await withBrowser { browser in
+                try await browser.signIn(staff, at: app.baseURL)
+                try await browser.open(app.baseURL + "/console/orders")
+                try await browser.waitFor("#board-pending")
+                let pending = try await browser.text("#board-pending")
+                #expect(pending.contains("\(firstNumber)"))
+                #expect(pending.contains("\(secondNumber)"))
+                #expect(try await browser.find("#order-\(firstNumber)").isEmpty == false)
+                #expect((try? await browser.find("#order-\(elsewhere["number"].int!)")) == nil)
+                try await browser.snapshot("board")
+
+                try await browser.click("#packaged-\(firstNumber)")
+                try await browser.waitFor("#board-note")
+                #expect(try await browser.text("#board-note") == "Order \(firstNumber) is now packaged.")
+                #expect(try await browser.text("#board-packaged").contains("\(firstNumber)"))
+
+                try await browser.type("Customer called", into: "#order-\(secondNumber) input[name=reason]")
+                try await browser.click("#cancelled-\(secondNumber)")
+                try await browser.waitFor("the cancellation") { try await browser.text("#board-note") == "Order \(secondNumber) is now cancelled." }
+                #expect((try? await browser.find("#order-\(secondNumber)")) == nil)
+            }
+            let reason = try await sql(
+                "SELECT reason FROM order_events WHERE order_id = $1 AND to_status = 'cancelled'", [second["id"].string!], on: app.database)
+            #expect(reason.first?.first == "Customer called")
+            #expect(try await sql("SELECT status FROM orders WHERE id = $1", [elsewhere["id"].string!], on: app.database)[0][0] == "pending")
+        }
+    }
+
+    @Test("a customer sees their order with the QR receipt, which decodes (zbarimg) to their pickup code", .timeLimit(.minutes(3)))
+    func receipt() async throws {
+        let zbarimg = try #require(WebDriver.executable("zbarimg"), "zbarimg is not installed (apt-get install zbar-tools)")
+        try await withApp { app in
+            let store = try await app.createStore()
+            let (customer, session) = try await app.customerAccount()
+            let product = try await app.addProduct(store: store, name: "Blue Mountain Coffee", price: 2500)
+            try await app.fillCart(session, store: store, [(product, 1)])
+            let order = try await app.checkout(session).json
+            let token = try #require(order["pickupToken"].string)
+
+            try await withBrowser(width: 800, height: 1400) { browser in
+                try await browser.signIn(customer, at: app.baseURL)
+                #expect(try await browser.currentURL == app.baseURL + "/orders")
+                try await browser.click("a[href='/orders/\(order["id"].string!)']")
+                try await browser.waitFor("#receipt-qr")
+                #expect(try await browser.text("#receipt .number") == "Order \(order["number"].int!)")
+                // The console is not for customers.
+                let shot = try await browser.snapshot("customer-order")
+                let (status, output) = try await run(zbarimg, ["--raw", "-q", shot.path])
+                #expect(status == 0, "zbarimg found no code: \(output)")
+                #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == token)
+
+                try await browser.open(app.baseURL + "/console/desk")
+                try await browser.waitFor(".notice-refused")
+                #expect(try await browser.text("h1") == "Not for you")
+            }
+        }
+    }
+}
+
+/// Runs a program to completion, returning its exit status and standard output.
+func run(_ executable: URL, _ arguments: [String]) async throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("console-run-\(UUID().uuidString).log")
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: output) }
+    let handle = try FileHandle(forWritingTo: output)
+    process.standardOutput = handle
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+    try handle.close()
+    return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+}
