@@ -43,7 +43,7 @@ struct DurabilityTests {
                     return placed
                 }
             }
-            while await committed.count < 8 { try await Task.sleep(for: .milliseconds(20)) }
+            for _ in 0..<3000 where await committed.count < 8 { try await Task.sleep(for: .milliseconds(20)) }
             // Every order a customer saw succeed before the backup began must be in it.
             await backupStarted.add(contentsOf: await committed.ids)
             let database = app.database

@@ -24,7 +24,7 @@ struct OutageTests {
             let statuses = StatusLog()
             let load = Task {
                 try await app.race(4) { _, racer in
-                    while await !statuses.isStopped {
+                    for _ in 0..<20_000 where await !statuses.isStopped {
                         let reply = try await racer.request(.get, "/v1/stores/\(store)")
                         await statuses.add(reply.status.code, retryAfter: reply.headers[.retryAfter] != nil, code: reply.errorCode)
                     }
