@@ -42,7 +42,7 @@ struct DatabaseProbe: Service {
         var options = connection
         options.options["connect_timeout"] = "2"
         let target = options
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 let answered = await withTimeout(.seconds(2)) {
                     try await Migrator.offloaded {
