@@ -137,6 +137,8 @@ struct MinimumAgeImportTests {
             #expect(try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 0], token: manager.token).status == .unprocessableContent)
             let cleared = try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": .null], token: manager.token)
             #expect(cleared.status == .ok)
+            // The contract requires the field: none is a present null, not a missing key.
+            #expect(cleared.json.has("minimumAge") && cleared.json["minimumAge"] == .null)
             #expect(try await sql("SELECT minimum_age FROM products WHERE id = $1", [product], on: app.database)[0][0] == nil)
         }
     }

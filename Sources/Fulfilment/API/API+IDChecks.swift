@@ -29,3 +29,14 @@ extension API {
         return .ok(.init(body: .json(.init(minimumAge: age))))
     }
 }
+
+/// `{"minimumAge": null}` when a product has none: the contract requires the field, and the
+/// generated encoding would leave a nil out (apple/swift-openapi-generator#934, as `CursorList`).
+extension Components.Schemas.MinimumAge {
+    private enum Keys: String, CodingKey { case minimumAge }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(minimumAge, forKey: .minimumAge)
+    }
+}
