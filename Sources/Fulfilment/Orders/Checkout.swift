@@ -85,15 +85,16 @@ struct Checkout: Sendable {
 
         let items = try await connection.query(
             """
-            SELECT i.product_id, p.name, p.price_amount, i.quantity, p.discontinued
+            SELECT i.product_id, p.name, p.price_amount, i.quantity, p.discontinued, p.minimum_age
             FROM cart_items i JOIN products p ON p.id = i.product_id
             WHERE i.customer_id = \(customer.rawValue)
             ORDER BY i.product_id
             """, logger: logger)
         var lines: [OrderLine] = []
-        for try await row in items.decode((UUID, String, Int64, Int32, Bool).self) {
+        for try await row in items.decode((UUID, String, Int64, Int32, Bool, Int32?).self) {
             guard !row.4 else { throw OrderError.productDiscontinued(ProductID(row.0)) }
-            lines.append(OrderLine(productID: ProductID(row.0), name: row.1, unitPrice: row.2, quantity: Int(row.3)))
+            lines.append(OrderLine(
+                productID: ProductID(row.0), name: row.1, unitPrice: row.2, quantity: Int(row.3), minimumAge: row.5.map(Int.init)))
         }
         guard !lines.isEmpty else { throw OrderError.cartEmpty }
         // A line total saturates at Int64.max: a price written before the ceiling existed.
@@ -164,9 +165,9 @@ struct Checkout: Sendable {
             lines: lines.sorted { ($0.name, $0.productID.description) < ($1.name, $1.productID.description) },
             history: [OrderEvent(from: nil, to: .pending, actorID: customer, actorName: customerName, reason: nil, at: createdAt)],
             pickup: PickupRecord(text: token.text, expiresAt: token.claims.expiresAt, usedAt: nil))
-        // The minimum age of age-restricted goods is captured as the lines are written: say "bring ID" at once.
-        order.lines = try await OrderQueries.lines(of: orderID, on: connection, logger: logger)
-        order.idCheck = try await IDCheckQueries.idCheck(of: orderID, on: connection, logger: logger)
+        // Age-restricted goods: say "bring ID" at once (the lines' minimum ages, read with the cart
+        // in this transaction, are what the insert trigger records).
+        order.idCheck = lines.compactMap(\.minimumAge).max().map { IDCheck(minimumAge: $0, confirmation: nil) }
         return order
     }
 }

@@ -33,7 +33,7 @@ struct Receipts: Sendable {
                 throw OrderError.orderNotFound
             }
             let store = StoreID(storeUUID)
-            guard let order = try await OrderQueries.order(id: id, on: connection, logger: logger) else { throw OrderError.orderNotFound }
+            guard var order = try await OrderQueries.order(id: id, on: connection, logger: logger) else { throw OrderError.orderNotFound }
             switch order.status {
             case .cancelled: throw OrderError.orderCancelled
             case .completed:
@@ -58,8 +58,8 @@ struct Receipts: Sendable {
                 """, logger: logger)
             var at = Date()
             for try await row in stamped.decode(Date.self) { at = row }
-            guard let updated = try await OrderQueries.order(id: id, on: connection, logger: logger) else { throw OrderError.orderNotFound }
-            return Reissue(order: updated, token: token, reissuedAt: at)
+            order.pickup = PickupRecord(text: token.text, expiresAt: token.claims.expiresAt, usedAt: nil)
+            return Reissue(order: order, token: token, reissuedAt: at)
         }
     }
 }
