@@ -47,6 +47,7 @@ func buildRouter(
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: RequestShapeMiddleware(routes: ContractRoutes(yaml: String(decoding: OpenAPIDocument.yaml, as: UTF8.self))))
     router.add(middleware: DatabaseAvailabilityMiddleware(health: health))
+    router.add(middleware: NullFieldMiddleware())
     router.add(middleware: ClientAddressMiddleware())
     router.add(middleware: CharsetMiddleware())
     let metrics = MetricsEndpoint(token: metricsToken)

@@ -45,6 +45,37 @@ struct RequestShapeTests {
         }
     }
 
+    @Test("a null the contract does not allow is a 422 naming the field, and nothing changes")
+    func nullField() async throws {
+        try await withApp { app in
+            let store = try await app.catalogueStore()
+            let product = try await app.addProduct(store: store.id)
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store.id, [(product, 2)])
+            let reply = try await app.request(.put, "/v1/cart/items/\(product)", json: ["quantity": .null], token: customer.token)
+            #expect(reply.status == .unprocessableContent)
+            #expect(reply.errorCode == "invalid_field")
+            #expect(reply.json["error"]["details"]["field"].string == "quantity")
+            let cart = try await app.request(.get, "/v1/cart", token: customer.token)
+            #expect(cart.json["items"][0]["quantity"].int == 2)
+            // The one field a request may null: a product's minimum age (and leaving it out means the same).
+            #expect(NullFieldMiddleware<AppRequestContext>.firstNull(in: ["minimumAge": NSNull()], at: "") == nil)
+            #expect(NullFieldMiddleware<AppRequestContext>.firstNull(in: ["lines": [["quantity": NSNull()]]], at: "") == "lines[0].quantity")
+        }
+    }
+
+    @Test("a query parameter outside its enum is a 422 invalid_parameter, not a 400 about JSON")
+    func badQueryParameter() async throws {
+        try await withApp { app in
+            let store = try await app.catalogueStore()
+            let staff = try await app.signIn(role: .staff, store: store.id)
+            let reply = try await app.request(.get, "/v1/stores/\(store.id)/orders?status=AAA", token: staff.token)
+            #expect(reply.status == .unprocessableContent, "\(reply.text)")
+            #expect(reply.errorCode == "invalid_parameter")
+            #expect(try await app.request(.get, "/v1/stores/\(store.id)/orders?status=pending", token: staff.token).status == .ok)
+        }
+    }
+
     @Test("the contract's paths are read with their methods")
     func contractRoutes() {
         let routes = ContractRoutes(yaml: String(decoding: OpenAPIDocument.yaml, as: UTF8.self))

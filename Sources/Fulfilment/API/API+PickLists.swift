@@ -41,7 +41,7 @@ extension API {
     }
 
     func getPickListText(_ input: Operations.GetPickListText.Input) async throws -> Operations.GetPickListText.Output {
-        guard let width = PrinterWidth(rawValue: input.query.width ?? 80) else { throw PickBatchError.invalidWidth }
+        guard let width = PrinterWidth(rawValue: input.query.width?.rawValue ?? 80) else { throw PickBatchError.invalidWidth }
         let batch = try await pickLists.batch(try Self.pickListID(input.path.pickListId), for: try Identity.required, logger: logger)
         return .ok(.init(body: .plainText(HTTPBody(try batch.walk().textSheet(header: batch.header, width: width)))))
     }

@@ -20,8 +20,9 @@ struct StockAdjustment: Sendable, Equatable {
     var note: String?
 
     init(delta: Int, reason: StockReason, note: String?) throws(CatalogueError) {
-        guard delta != 0, (-Self.limit...Self.limit).contains(delta) else {
-            throw .invalidField("delta", "The change must be a whole number from -\(Self.limit) to \(Self.limit), not 0.")
+        // 0 is allowed: it records a check that changed nothing (a count that matched).
+        guard (-Self.limit...Self.limit).contains(delta) else {
+            throw .invalidField("delta", "The change must be a whole number from -\(Self.limit) to \(Self.limit).")
         }
         guard reason != .import else { throw .invalidField("reason", "'import' is kept for the CSV import.") }
         let note = note?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -84,7 +85,7 @@ enum StockLedger {
     static func movements(
         store: UUID, product: UUID, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
     ) async throws -> Page<StockMovement> {
-        let after = try cursor.map { text throws(CatalogueError) in
+        let after = try cursor.flatMap { $0.isEmpty ? nil : $0 }.map { text throws(CatalogueError) in
             guard let id = Int64(text), id > 0 else { throw CatalogueError.invalidCursor }
             return id
         }

@@ -38,7 +38,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if serverError.underlyingError.isTransientConflict { return DatabaseBusy().apiError }
             if let valueError = serverError.underlyingError.clientValueError { return valueError }
             if let decoding = serverError.underlyingError as? DecodingError {
-                return apiError(for: decoding)
+                return serverError.carriesBody ? apiError(for: decoding) : parameterError(for: decoding)
             }
             if (400..<500).contains(serverError.httpStatus.code) {
                 return APIError(
@@ -85,6 +85,21 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
+    /// A query or path parameter the runtime could not read (`?status=AAA`, `?limit=ten`): a 422,
+    /// not the 400 of a broken body. The runtime's error does not name the parameter, its
+    /// description names the value.
+    static func parameterError(for error: DecodingError) -> APIError {
+        let context: DecodingError.Context? =
+            switch error {
+            case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context): context
+            case .keyNotFound(_, let context): context
+            @unknown default: nil
+            }
+        return APIError(
+            .unprocessableContent, "invalid_parameter",
+            "A query or path parameter has a value this route does not take\(context.map { ": \($0.debugDescription)" } ?? ".")")
+    }
+
     static func code(for status: HTTPResponse.Status) -> String {
         switch status.code {
         case 400: "bad_request"
@@ -103,5 +118,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The runtime's own sentence for a request it could not read ("Missing required request body").
     private static func requestProblem(_ error: ServerError) -> String {
         String(describing: error.underlyingError)
+    }
+}
+
+extension ServerError {
+    /// Whether the request is one that carries a body (every such route reads JSON), so a
+    /// decoding failure is the body's; a GET's or DELETE's can only be a parameter's.
+    var carriesBody: Bool {
+        ![.get, .head, .delete].contains(request.method)
     }
 }

@@ -20,23 +20,28 @@ struct StockLedgerTests {
             #expect(received.json["stock"]["onHand"].int == 34)
             let damaged = try await app.request(.post, path + "/adjustments", json: ["delta": -2, "reason": "damaged"], token: manager.token)
             #expect(damaged.json["stock"]["available"].int == 28)
-            // Never below what open orders hold; never zero, never out of bounds.
+            // Never below what open orders hold, never out of bounds, never null.
             let tooMany = try await app.request(.post, path + "/adjustments", json: ["delta": -31, "reason": "count"], token: manager.token)
             #expect(tooMany.errorCode == "stock_below_reserved")
-            for bad: JSONValue in [["delta": 0, "reason": "count"], ["delta": 9_223_372_036_854_775_807, "reason": "received"],
-                                   ["delta": 1, "reason": "import"], ["delta": 1, "reason": "stolen"]] {
+            for bad: JSONValue in [["delta": 9_223_372_036_854_775_807, "reason": "received"], ["delta": 1, "reason": "import"],
+                                   ["delta": 1, "reason": "stolen"], ["delta": 1, "reason": "received", "note": .null]] {
                 let reply = try await app.request(.post, path + "/adjustments", json: bad, token: manager.token)
                 #expect(reply.status == .unprocessableContent, "\(bad): \(reply.text)")
             }
             #expect(try await app.sqlOnHand(store: store.id, product: product) == 32)
-            let ledger = try await app.request(.get, path + "/movements", token: manager.token)
-            #expect(ledger.json["items"].array.map { $0["delta"].int } == [-2, 24])
-            #expect(ledger.json["items"][1]["reason"].string == "received")
-            #expect(ledger.json["items"][1]["note"].string == "Tuesday delivery")
-            #expect(ledger.json["items"][1]["by"].string == manager.userID)
-            let page = try await app.request(.get, path + "/movements?limit=1", token: manager.token)
+            // A count that matched changes nothing but is on the record.
+            let matched = try await app.request(.post, path + "/adjustments", json: ["delta": 0, "reason": "count"], token: manager.token)
+            #expect(matched.status == .created)
+            #expect(matched.json["stock"]["onHand"].int == 32)
+            let ledger = try await app.request(.get, path + "/movements?cursor=", token: manager.token)
+            #expect(ledger.json["items"].array.map { $0["delta"].int } == [0, -2, 24])
+            #expect(ledger.json["items"][0]["reason"].string == "count")
+            #expect(ledger.json["items"][2]["reason"].string == "received")
+            #expect(ledger.json["items"][2]["note"].string == "Tuesday delivery")
+            #expect(ledger.json["items"][2]["by"].string == manager.userID)
+            let page = try await app.request(.get, path + "/movements?limit=2", token: manager.token)
             let next = try #require(page.json["nextCursor"].string)
-            #expect(try await app.request(.get, path + "/movements?limit=1&cursor=\(next)", token: manager.token)
+            #expect(try await app.request(.get, path + "/movements?limit=2&cursor=\(next)", token: manager.token)
                 .json["items"][0]["delta"].int == 24)
             let staff = try await app.signIn(role: .staff, store: store.id)
             #expect(try await app.request(.post, path + "/adjustments", json: ["delta": 1, "reason": "received"], token: staff.token)
