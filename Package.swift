@@ -75,15 +75,17 @@ let package = Package(
         .executableTarget(name: "QRBench", dependencies: ["QRReceipt"]),
         .executableTarget(name: "PickBench", dependencies: ["PickList"]),
 
+        // Helpers the test targets share (running a program to completion).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "QRReceiptTests",
-            dependencies: ["QRReceipt", "CPNGWriter", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["QRReceipt", "CPNGWriter", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .testTarget(name: "PickListTests", dependencies: ["PickList"]),
+        .testTarget(name: "PickListTests", dependencies: ["PickList", "TestSupport"]),
         .testTarget(
             name: "FulfilmentTests",
             dependencies: [
-                "Fulfilment", "QRReceipt",
+                "Fulfilment", "QRReceipt", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+import TestSupport
 
 @testable import Fulfilment
 
@@ -146,11 +147,13 @@ struct CheckoutTests {
         }
     }
 
-    @Test("an empty cart is 422 cart_empty; no Idempotency-Key is 400")
+    @Test("an empty cart is 409 cart_empty; no Idempotency-Key is 400")
     func emptyCartAndMissingKey() async throws {
         try await withApp { app in
             let customer = try await app.registerCustomer()
-            #expect(try await app.checkout(customer).errorCode == "cart_empty")
+            let empty = try await app.checkout(customer)
+            #expect(empty.status == .conflict)
+            #expect(empty.errorCode == "cart_empty")
             let noKey = try await app.request(.post, "/v1/checkout", json: ["paymentMethod": "prepaid"], token: customer.token)
             #expect(noKey.status == .badRequest)
             #expect(noKey.errorCode == "missing_idempotency_key")
@@ -200,15 +203,8 @@ func zbar(_ png: Data) throws -> String {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("receipt-\(UUID()).png")
     try png.write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/zbarimg")
-    process.arguments = ["--raw", "-q", file.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let decoded = try Subprocess.run("/usr/bin/zbarimg", ["--raw", "-q", file.path]) as Subprocess.Outcome
+    return decoded.output.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 extension JSONValue {

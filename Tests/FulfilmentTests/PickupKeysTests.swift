@@ -1,6 +1,7 @@
 import Foundation
 import QRReceipt
 import Testing
+import TestSupport
 
 @testable import Fulfilment
 
@@ -185,22 +186,10 @@ private func withTemporaryDirectory(_ body: (URL) throws -> Void) throws {
 private func runCLI(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
-    let process = Process()
-    process.executableURL = try fulfilmentBinary()
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["FULFILMENT_KEYS_DIR"] = nil
-    environment.merge(extra) { $1 }
-    process.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    var environment: [String: String?] = ["FULFILMENT_KEYS_DIR": nil]
+    for (name, value) in extra { environment[name] = value }
+    let ran = try Subprocess.run(try fulfilmentBinary().path, arguments, environment: environment) as Subprocess.Outcome
+    return (ran.status, ran.output, ran.errors)
 }
 
 private func fulfilmentBinary() throws -> URL {

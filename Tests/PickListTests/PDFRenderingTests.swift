@@ -1,6 +1,7 @@
 import Foundation
 import PickList
 import Testing
+import TestSupport
 
 @Suite("The printed HTML renders in headless Chromium to a PDF")
 struct PDFRenderingTests {
@@ -59,18 +60,7 @@ struct PDFRenderingTests {
 
     /// Runs a program to completion, returning its exit status and combined output.
     static func run(_ executable: URL, _ arguments: [String]) async throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pick-run-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
-        try handle.close()
-        return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+        let ran = try await Subprocess.run(executable.path, arguments)
+        return (ran.status, ran.output + ran.errors)
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import CPNGWriter
 import Crypto
 import Foundation
@@ -50,18 +51,10 @@ func zbarDecode(file contents: [UInt8], extension ext: String) throws -> String?
     try Data(contents).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
 
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["zbarimg", "--raw", "-q", url.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let decoded = try Subprocess.run("zbarimg", ["--raw", "-q", url.path]) as Subprocess.Outcome
     // zbarimg exits 4 when it found no symbol.
-    guard process.terminationStatus == 0 else { return nil }
-    var text = String(decoding: data, as: UTF8.self)
+    guard decoded.status == 0 else { return nil }
+    var text = decoded.output
     if text.hasSuffix("\n") { text.removeLast() }
     return text
 }

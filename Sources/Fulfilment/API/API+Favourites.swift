@@ -26,9 +26,9 @@ extension API {
 
     func removeFavourite(_ input: Operations.RemoveFavourite.Input) async throws -> Operations.RemoveFavourite.Output {
         let identity = try Identity.required
-        if let productID = ProductID(input.path.productId) {
-            try await FavouriteQueries.remove(user: identity.userID.rawValue, product: productID.rawValue, on: database.client, logger: logger)
-        }
+        // Not a product id at all: no such product (removing one that is not a favourite is fine).
+        guard let productID = ProductID(input.path.productId) else { throw CatalogueError.productNotFound }
+        try await FavouriteQueries.remove(user: identity.userID.rawValue, product: productID.rawValue, on: database.client, logger: logger)
         return .noContent(.init())
     }
 

@@ -37,6 +37,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if serverError.underlyingError.isDatabaseUnavailable { return DatabaseUnavailable().apiError }
             if serverError.underlyingError.isTransientConflict { return DatabaseBusy().apiError }
             if let valueError = serverError.underlyingError.clientValueError { return valueError }
+            if let header = serverError.missingHeader {
+                let code = "missing_" + header.lowercased().replacingOccurrences(of: "-", with: "_")
+                return APIError(.badRequest, code, "Send the \(header) header with this request.", details: ["header": .string(header)])
+            }
             if let decoding = serverError.underlyingError as? DecodingError {
                 return serverError.carriesBody ? apiError(for: decoding) : parameterError(for: decoding)
             }
@@ -126,5 +130,15 @@ extension ServerError {
     /// decoding failure is the body's; a GET's or DELETE's can only be a parameter's.
     var carriesBody: Bool {
         ![.get, .head, .delete].contains(request.method)
+    }
+
+    /// The name of a required header the request came without (`Idempotency-Key` on a checkout),
+    /// as the runtime words it.
+    var missingHeader: String? {
+        let text = causeDescription
+        guard text.contains("header field named"), let open = text.firstIndex(where: { $0 == "'" || $0 == ":" }) else { return nil }
+        let name = text[text.index(after: open)...].trimmingCharacters(in: CharacterSet(charactersIn: "' .").union(.whitespaces))
+            .components(separatedBy: "'").first ?? ""
+        return name.isEmpty ? nil : name
     }
 }

@@ -52,7 +52,7 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
         case .noStoreChosen:
             APIError(.conflict, "no_store_chosen", "Choose the store to collect from first: PUT /v1/cart with {\"storeId\": ...}.")
         case .cartEmpty:
-            APIError(.unprocessableContent, "cart_empty", "The cart is empty.")
+            APIError(.conflict, "cart_empty", "The cart is empty.")
         case .insufficientStock(let shortages):
             APIError(.conflict, "insufficient_stock", "Not enough stock for \(shortages.count) line(s); nothing was reserved.",
                 details: ["lines": .array(shortages.map {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import Fulfilment
 
@@ -78,17 +79,6 @@ struct BoardAndReceiptBrowserTests {
 
 /// Runs a program to completion, returning its exit status and standard output.
 func run(_ executable: URL, _ arguments: [String]) async throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("console-run-\(UUID().uuidString).log")
-    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: output) }
-    let handle = try FileHandle(forWritingTo: output)
-    process.standardOutput = handle
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-    try handle.close()
-    return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    let ran = try await Subprocess.run(executable.path, arguments)
+    return (ran.status, ran.output)
 }
