@@ -15,6 +15,8 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
     case barcodeTaken
     /// `reserved` is nil when only the database's CHECK noticed.
     case stockBelowReserved(reserved: Int?)
+    /// On hand would pass the ceiling every stock figure keeps (so no sum overflows).
+    case onHandTooLarge(limit: Int)
     /// A set of on hand based on a figure that has changed since the manager read it.
     case stockChanged(onHand: Int, expected: Int)
     case imageTooLarge(limit: Int)
@@ -44,8 +46,11 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
             APIError(.conflict, "sku_taken", "Another product already has that SKU.", details: ["field": "sku"])
         case .barcodeTaken:
             APIError(.conflict, "barcode_taken", "Another product already has that barcode.", details: ["field": "barcode"])
+        case .onHandTooLarge(let limit):
+            APIError(.conflict, "on_hand_too_large", "On hand would pass \(limit), the most a store can hold of one product.",
+                details: ["field": "delta", "limit": .int(limit)])
         case .stockBelowReserved(let reserved):
-            APIError(.unprocessableContent, "stock_below_reserved",
+            APIError(.conflict, "stock_below_reserved",
                 "On hand cannot be less than what open orders have reserved\(reserved.map { " (\($0))" } ?? "").",
                 details: reserved.map { ["field": "onHand", "reserved": .int($0)] } ?? ["field": "onHand"])
         case .stockChanged(let onHand, let expected):

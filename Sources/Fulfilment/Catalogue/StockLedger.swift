@@ -58,7 +58,7 @@ enum StockLedger {
             let after = current.onHand + adjustment.delta
             guard after >= current.reserved else { throw CatalogueError.stockBelowReserved(reserved: current.reserved) }
             guard after <= StockAdjustment.limit else {
-                throw CatalogueError.invalidField("delta", "On hand would exceed \(StockAdjustment.limit).")
+                throw CatalogueError.onHandTooLarge(limit: StockAdjustment.limit)
             }
             return try await write(
                 onHand: after, delta: adjustment.delta, reason: adjustment.reason, note: adjustment.note, minSupply: nil,

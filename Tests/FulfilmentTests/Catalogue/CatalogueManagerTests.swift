@@ -50,7 +50,7 @@ struct CatalogueManagerTests {
         }
     }
 
-    @Test("stock can't go negative or below what open orders reserve: 422 with a clear error, nothing changed")
+    @Test("stock can't go negative (422) or below what open orders reserve (409): a clear error, nothing changed")
     func stockRules() async throws {
         try await withApp { app in
             let store = try await app.catalogueStore()
@@ -63,7 +63,7 @@ struct CatalogueManagerTests {
             let negativeMin = try await app.request(.put, path, json: ["onHand": 8, "minSupply": -2, "expectedOnHand": 10], token: manager.token)
             #expect(negativeMin.status == .unprocessableContent)
             let belowReserved = try await app.request(.put, path, json: ["onHand": 5, "minSupply": 0, "expectedOnHand": 10], token: manager.token)
-            #expect(belowReserved.status == .unprocessableContent)
+            #expect(belowReserved.status == .conflict)
             #expect(belowReserved.errorCode == "stock_below_reserved")
             #expect(belowReserved.json["error"]["details"]["reserved"].int == 6)
             #expect(try await app.sqlOnHand(store: store.id, product: product) == 10)

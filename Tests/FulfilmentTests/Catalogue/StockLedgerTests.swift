@@ -22,7 +22,12 @@ struct StockLedgerTests {
             #expect(damaged.json["stock"]["available"].int == 28)
             // Never below what open orders hold, never out of bounds, never null.
             let tooMany = try await app.request(.post, path + "/adjustments", json: ["delta": -31, "reason": "count"], token: manager.token)
+            #expect(tooMany.status == .conflict)
             #expect(tooMany.errorCode == "stock_below_reserved")
+            let beyond = try await app.request(
+                .post, path + "/adjustments", json: ["delta": 1_000_000_000, "reason": "received"], token: manager.token)
+            #expect(beyond.status == .conflict)
+            #expect(beyond.errorCode == "on_hand_too_large")
             for bad: JSONValue in [["delta": 9_223_372_036_854_775_807, "reason": "received"], ["delta": 1, "reason": "import"],
                                    ["delta": 1, "reason": "stolen"], ["delta": 1, "reason": "received", "note": .null]] {
                 let reply = try await app.request(.post, path + "/adjustments", json: bad, token: manager.token)
