@@ -8,3 +8,6 @@ ALTER TABLE users
     ADD CONSTRAINT users_role_check CHECK (role IN ('customer', 'staff', 'manager', 'admin')),
     DROP CONSTRAINT users_store_matches_role,
     ADD CONSTRAINT users_store_matches_role CHECK ((role IN ('customer', 'admin')) = (store_id IS NULL));
+
+-- The expiry sweep looks for open orders whose unused token has expired, oldest first.
+CREATE INDEX pickup_tokens_unused_expiry ON pickup_tokens (expires_at) WHERE used_at IS NULL;
