@@ -111,6 +111,9 @@ enum AccessPolicy {
         "collectOrder": .staff,
         "previewCollection": .staff,
         "recordPayment": .staff,
+        // Money owed back (issue 13): a manager of the order's store records a refund paid at the
+        // desk, checked in `Refunds`; the provider's `refund.succeeded` comes by the webhook.
+        "recordRefund": .manager,
         // Age-restricted goods (issue 11): staff of the order's store, checked in `RestrictedLines`.
         "removeRestrictedLines": .staff,
         // Kept with the store's manager (the stock page sets it), although the age is on the
