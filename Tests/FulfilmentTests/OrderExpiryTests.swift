@@ -130,6 +130,55 @@ struct OrderExpiryTests {
         }
     }
 
+    @Test("an order another transaction is holding (a payment arriving) is skipped, not waited for, and swept next time")
+    func heldOrderIsSkipped() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let (_, held, _) = try await app.placeOrder(store: store)
+            let (_, free, _) = try await app.placeOrder(store: store)
+            let heldID = try #require(UUID(uuidString: held["id"].string!))
+            let logger = self.logger
+            let progress = Progress()
+            try await app.withDatabase { holder in
+                try await app.withDatabase { sweeper in
+                    // The holder locks the order row, as the payment webhook does, and lets go when
+                    // the sweep is over — or after 5 seconds, so a sweep that waits still ends.
+                    async let holding: Void = holder.transaction(logger: logger) { connection in
+                        try await connection.query("SELECT 1 FROM orders WHERE id = \(heldID) FOR UPDATE", logger: logger)
+                        await progress.lock()
+                        for _ in 0..<100 where await !progress.sweepDone { try await Task.sleep(for: .milliseconds(50)) }
+                        await progress.release()
+                    }
+                    await progress.waitUntilLocked()
+                    let swept = try await OrderExpiry(database: sweeper).sweep(now: Self.nextMonth, logger: logger)
+                    let stillHeld = await !progress.released
+                    await progress.finishSweep()
+                    try await holding
+                    #expect(swept.map(\.description) == [free["id"].string!], "the held order was waited for, not skipped")
+                    #expect(stillHeld, "the sweep returned only once the lock was let go")
+                    let next = try await OrderExpiry(database: sweeper).sweep(now: Self.nextMonth, logger: logger)
+                    #expect(next.map(\.description) == [held["id"].string!])
+                }
+            }
+        }
+    }
+
+    /// Where the lock holder and the sweep are, for `heldOrderIsSkipped`.
+    actor Progress {
+        private(set) var sweepDone = false
+        private(set) var released = false
+        private var locked = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func lock() { locked = true; waiting.forEach { $0.resume() }; waiting = [] }
+        func release() { released = true }
+        func finishSweep() { sweepDone = true }
+        func waitUntilLocked() async {
+            if locked { return }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+    }
+
     @Test("the token's expiry is the deadline: an order whose token was given longer is not swept")
     func deadlineIsTheToken() async throws {
         try await withApp { app in
