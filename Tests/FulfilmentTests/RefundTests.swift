@@ -67,6 +67,27 @@ struct RefundTests {
         }
     }
 
+    @Test("two managers recording the same refund at once: one refund, one 409")
+    func racingManagers() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let managers = [try await app.signIn(role: .manager, store: store), try await app.signIn(role: .manager, store: store)]
+            for round in 0..<3 {
+                let (_, id) = try await paid(app, store: store, event: "evt_race_\(round)")
+                #expect(try await app.transition(id, to: "cancelled", by: staff).status == .ok)
+                let statuses = try await app.race(2) { index, racer in
+                    try await racer.request(
+                        .post, "/v1/orders/\(id)/refunds", json: ["amount": ["amount": 1500, "currency": "JMD"]],
+                        token: managers[index].token
+                    ).status.code
+                }
+                #expect(statuses.sorted() == [201, 409])
+                #expect(try await sql("SELECT count(*) FROM refunds WHERE order_id = $1", [id], on: app.database)[0][0] == "1")
+            }
+        }
+    }
+
     @Test("packed short, refunded, then cancelled: what is still owed is owed again, and the provider's refund settles it")
     func partThenRest() async throws {
         try await withApp { app in
