@@ -159,12 +159,15 @@ struct AisleCommand: AsyncParsableCommand {
     }
 }
 
-/// Runs `body` with the chain's `Stores` on a running client; a refusal (a taken code, an aisle
-/// in use...) is printed as the API words it, and the command exits 1.
+/// Runs `body` with the chain's `Stores` on a running client, pending migrations applied first;
+/// a refusal (a taken code, an aisle in use...) is printed as the API words it, and the command exits 1.
 private func withStores(_ options: DatabaseOptions, _ body: @Sendable (Stores, Logger) async throws -> Void) async throws {
     let logger = makeLogger(level: .warning)
     do {
         try await options.withDatabase(logger: logger) { connection in
+            // A new chain's first store may be made on a database nothing has migrated yet.
+            try await Migrator(connection: connection, migrations: try Migration.load(from: Migration.defaultDirectory))
+                .migrate(logger: logger)
             try await withDatabaseClient(connection: connection, logger: logger) { database in
                 try await body(Stores(database: database), logger)
             }
