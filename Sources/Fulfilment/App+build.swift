@@ -27,6 +27,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
         services: [
             database.client, KeyringWatcher(store: keys, logger: logger, pollInterval: configuration.keysPollInterval),
             DatabaseProbe(connection: configuration.database, health: health, logger: logger),
+            OrderExpiryService(expiry: OrderExpiry(database: database), interval: configuration.expiryInterval, logger: logger),
         ],
         logger: logger
     )

@@ -23,6 +23,11 @@ public struct AppConfiguration: Sendable {
     /// default 5; `SIGHUP` reloads at once). Only for a keyring loaded from a directory.
     public var keysPollInterval: Duration = .seconds(
         ProcessInfo.processInfo.environment["FULFILMENT_KEYS_POLL_SECONDS"].flatMap { Int($0) }.map { max($0, 1) } ?? 5)
+    /// How often this instance looks for uncollected orders to cancel (`FULFILMENT_EXPIRY_SECONDS`,
+    /// default 60, 1 to 3600). Every instance sweeps; the database keeps them from doing an
+    /// order twice (see `OrderExpiry`).
+    public var expiryInterval: Duration = .seconds(
+        ProcessInfo.processInfo.environment["FULFILMENT_EXPIRY_SECONDS"].flatMap { Int($0) }.map { min(max($0, 1), 3600) } ?? 60)
     /// How many bcrypt hashes run and wait at once (`FULFILMENT_BCRYPT_SLOTS`, `FULFILMENT_BCRYPT_WAITING`;
     /// one running per core and eight waiting per core unless set). Beyond that, sign-in answers 429 `busy`.
     public var bcryptQueue: BcryptQueue.Limits = .from(environment: ProcessInfo.processInfo.environment)

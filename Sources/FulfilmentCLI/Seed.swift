@@ -49,11 +49,13 @@ func seedDemo(connection: ConnectionInfo, signer: PickupTokenSigner, logger: Log
                 email: account.email, name: "Demo \(role.rawValue.capitalized)", password: account.password, role: role,
                 store: StoreID(summary.storeID), logger: logger)
         }
+        _ = try await accounts.createAdmin(
+            email: DemoAccounts.admin.email, name: "Demo Admin", password: DemoAccounts.admin.password, logger: logger)
         let orders = try await DemoOrders.place(
             into: database, signer: signer, customerEmail: DemoAccounts.customer.email, store: StoreID(summary.storeID),
             logger: logger)
         announce("Loaded the demo store (\(summary.products) products, pending orders \(orders.map { "#\($0)" }.joined(separator: ", "))). Demo accounts:")
-        for (label, account) in [("customer", DemoAccounts.customer), ("staff", DemoAccounts.staff), ("manager", DemoAccounts.manager)] {
+        for (label, account) in [("customer", DemoAccounts.customer), ("staff", DemoAccounts.staff), ("manager", DemoAccounts.manager), ("admin", DemoAccounts.admin)] {
             announce("  \(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(account.password)")
         }
     }
@@ -64,4 +66,6 @@ enum DemoAccounts {
     static let customer = (email: "customer@quickcart.demo", password: "customer-demo")
     static let staff = (email: "staff@quickcart.demo", password: "staff-demo-1")
     static let manager = (email: "manager@quickcart.demo", password: "manager-demo")
+    /// The chain's admin: stores, aisles, the catalogue.
+    static let admin = (email: "admin@quickcart.demo", password: "admin-demo-1")
 }

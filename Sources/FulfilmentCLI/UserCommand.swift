@@ -3,7 +3,7 @@ import Fulfilment
 import Foundation
 import Logging
 
-/// Creates accounts from the command line, chiefly a store's first manager.
+/// Creates accounts from the command line, chiefly the chain's admins and a store's first manager.
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage accounts.", subcommands: [Create.self])
@@ -18,7 +18,7 @@ struct UserCommand: AsyncParsableCommand {
         @Option(help: "Display name.")
         var name: String = "Manager"
 
-        @Option(help: "customer, staff or manager.")
+        @Option(help: "customer, staff, manager or admin (the chain's admin: stores, aisles, catalogue; no store).")
         var role: String = "manager"
 
         @Option(help: "Store code or id (required for staff and managers).")
@@ -27,8 +27,9 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
-            guard let role = Role(rawValue: role) else { throw ValidationError("--role must be customer, staff or manager.") }
+            guard let role = Role(rawValue: role) else { throw ValidationError("--role must be customer, staff, manager or admin.") }
             if role.worksInStore && store == nil { throw ValidationError("--store is required for \(role.rawValue) accounts.") }
+            if !role.worksInStore && store != nil { throw ValidationError("--store is only for staff and managers; \(role.rawValue) accounts belong to no store.") }
         }
 
         func run() async throws {
@@ -45,6 +46,8 @@ struct UserCommand: AsyncParsableCommand {
                         }
                         user = try await accounts.createStoreAccount(
                             email: email, name: name, password: password, role: role, store: storeID, logger: logger)
+                    } else if role == .admin {
+                        user = try await accounts.createAdmin(email: email, name: name, password: password, logger: logger)
                     } else {
                         user = try await accounts.createCustomer(email: email, name: name, password: password, logger: logger)
                     }

@@ -10,18 +10,17 @@ struct NumberBoundsTests {
     @Test("a price above the ceiling is refused by the API and by the database")
     func priceCeiling() async throws {
         try await withApp { app in
-            let store = try await app.createStore()
-            let manager = try await app.signIn(role: .manager, store: store)
+            let admin = try await app.signInAdmin()
             let huge = try await app.request(
                 .post, "/v1/products",
                 json: ["sku": "HUGE-1", "name": "Gold bar", "price": ["amount": .int(Int(Money.maximumPrice) + 1), "currency": "JMD"]],
-                token: manager.token)
+                token: admin.token)
             #expect(huge.status == .unprocessableContent)
             #expect(huge.json["error"]["details"]["field"].string == "price.amount")
             let atCeiling = try await app.request(
                 .post, "/v1/products",
                 json: ["sku": "HUGE-2", "name": "Gold bar", "price": ["amount": .int(Int(Money.maximumPrice)), "currency": "JMD"]],
-                token: manager.token)
+                token: admin.token)
             #expect(atCeiling.status == .created)
             await #expect(throws: (any Error).self) {
                 try await sql("UPDATE products SET price_amount = 9223372036854775807 WHERE sku = 'HUGE-2'", on: app.database)

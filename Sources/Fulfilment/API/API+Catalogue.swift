@@ -2,7 +2,7 @@ import Foundation
 import OpenAPIRuntime
 
 /// Stores, aisles, the catalogue (search, lookups, images) and the locate page: public routes,
-/// plus the manager's product edits. Rules live in `Catalogue/`, SQL in its `*Queries`.
+/// plus the chain admin's product edits. Rules live in `Catalogue/`, SQL in its `*Queries`.
 extension API {
     func listStores(_ input: Operations.ListStores.Input) async throws -> Operations.ListStores.Output {
         let stores = try await StoreQueries.all(on: database.client, logger: logger)
@@ -67,7 +67,7 @@ extension API {
         }
     }
 
-    // MARK: Manager: the catalogue is shared by every store.
+    // MARK: Admin: the catalogue is shared by every store, so the chain keeps it.
 
     func createProduct(_ input: Operations.CreateProduct.Input) async throws -> Operations.CreateProduct.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }

@@ -24,3 +24,20 @@ extension API {
         return .ok(.init(body: .json(.init(eventId: result.eventID, outcome: result.outcome, duplicate: result.duplicate))))
     }
 }
+
+extension API {
+    /// A manager of the order's store records money paid back at the desk (`Refunds`).
+    func recordRefund(_ input: Operations.RecordRefund.Input) async throws -> Operations.RecordRefund.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        guard (1...10_000_000_000).contains(body.amount.amount) else {
+            throw APIError.invalidField("amount", "The amount is 1 to 10000000000 minor units.")
+        }
+        let refund = try await Refunds(database: database).record(
+            order: id, amount: Money(amount: body.amount.amount, currency: body.amount.currency), note: body.note,
+            by: try Identity.required, logger: logger)
+        return .created(.init(body: .json(.init(
+            id: refund.id.uuidString.lowercased(), orderId: refund.orderID.description, method: .init(rawValue: refund.method)!,
+            amount: .init(refund.amount), recordedBy: refund.recordedBy?.description, note: refund.note, recordedAt: refund.recordedAt))))
+    }
+}

@@ -5,6 +5,12 @@
 /// Routes with a `storeId` path parameter and `.staff`/`.manager` access are further limited
 /// to the caller's own store; routes that reach a store through another id (an order, a pick
 /// list) check it in the handler with `Identity.worksAt(_:)`.
+///
+/// The chain's admin (issue 13) keeps what every store shares: stores, their aisles and the
+/// catalogue. An admin works in no store, so `.staff` and `.manager` routes refuse them (403),
+/// reads included: an admin sees a store's public face (store, aisles, locate, products) like
+/// anyone, and is given a store account to work in one. That keeps one reading of "whose store
+/// is this" (`Identity.worksAt`) instead of a second, read-only kind of access in every handler.
 enum Access: Sendable, Equatable {
     /// Anyone, signed in or not.
     case anyone
@@ -16,6 +22,8 @@ enum Access: Sendable, Equatable {
     case staff
     /// A manager (of the store in the path, if there is one).
     case manager
+    /// The chain's admin (any store in the path).
+    case admin
 
     func allows(_ role: Role) -> Bool {
         switch self {
@@ -23,6 +31,7 @@ enum Access: Sendable, Equatable {
         case .customer: role == .customer
         case .staff: role.worksInStore
         case .manager: role == .manager
+        case .admin: role == .admin
         }
     }
 }
@@ -51,20 +60,26 @@ enum AccessPolicy {
         "getPickListText": .staff,
         "recordPick": .staff,
         "completePickList": .staff,
-        // Catalogue (issue 5): browsing is public; the catalogue is shared by every store, so
-        // any manager edits products; stock and locations only at the manager's own store.
+        // Catalogue (issue 5): browsing is public; stock and locations only at the manager's own
+        // store. The catalogue is shared by every store, so since issue 13 the chain's admins
+        // keep it (and the stores and aisles), not any one store's manager.
         "listStores": .anyone,
         "getStore": .anyone,
         "listAisles": .anyone,
+        "createStore": .admin,
+        "updateStore": .admin,
+        "createAisle": .admin,
+        "updateAisle": .admin,
+        "deleteAisle": .admin,
         "searchProducts": .anyone,
         "getProduct": .anyone,
         "getProductByBarcode": .anyone,
         "getProductImage": .anyone,
         "locateProducts": .anyone,
-        "createProduct": .manager,
-        "updateProduct": .manager,
-        "discontinueProduct": .manager,
-        "uploadProductImage": .manager,
+        "createProduct": .admin,
+        "updateProduct": .admin,
+        "discontinueProduct": .admin,
+        "uploadProductImage": .admin,
         "listStock": .manager,
         "setStock": .manager,
         "adjustStock": .manager,
@@ -96,8 +111,13 @@ enum AccessPolicy {
         "collectOrder": .staff,
         "previewCollection": .staff,
         "recordPayment": .staff,
+        // Money owed back (issue 13): a manager of the order's store records a refund paid at the
+        // desk, checked in `Refunds`; the provider's `refund.succeeded` comes by the webhook.
+        "recordRefund": .manager,
         // Age-restricted goods (issue 11): staff of the order's store, checked in `RestrictedLines`.
         "removeRestrictedLines": .staff,
+        // Kept with the store's manager (the stock page sets it), although the age is on the
+        // shared product: the law it follows is the store's.
         "setProductMinimumAge": .manager,
         "receivePaymentWebhook": .anyone,
     ]

@@ -131,6 +131,19 @@ public struct Accounts: Sendable {
         }
     }
 
+    /// Creates one of the chain's admins (the CLI only: no route makes an admin). An admin
+    /// belongs to no store.
+    public func createAdmin(email: String, name: String, password: String, logger: Logger) async throws -> User {
+        let email = try AccountRules.email(email)
+        let name = try AccountRules.name(name)
+        try AccountRules.password(password)
+        let hash = try await hasher.hash(password)
+        return try await database.transaction(logger: logger) { connection in
+            try await UserQueries.insert(
+                email: email, name: name, passwordHash: hash, role: .admin, storeID: nil, on: connection, logger: logger)
+        }
+    }
+
     /// The store with this id or code, or nil.
     public func store(codeOrID: String, logger: Logger) async throws -> StoreID? {
         try await UserQueries.store(codeOrID: codeOrID, on: database.client, logger: logger)

@@ -2,21 +2,21 @@ import Foundation
 import PostgresNIO
 
 /// A store as the catalogue sees it.
-struct StoreRecord: Sendable, Equatable {
-    var id: UUID
-    var code: String
-    var name: String
-    var address: String
-    var currency: String
+public struct StoreRecord: Sendable, Equatable {
+    public var id: UUID
+    public var code: String
+    public var name: String
+    public var address: String
+    public var currency: String
 }
 
 /// One of a store's aisles.
-struct AisleRecord: Sendable, Equatable {
-    var id: UUID
-    var code: String
-    var name: String
-    var walkOrder: Int
-    var zone: String
+public struct AisleRecord: Sendable, Equatable {
+    public var id: UUID
+    public var code: String
+    public var name: String
+    public var walkOrder: Int
+    public var zone: String
 }
 
 /// Where a product sits in one store.

@@ -67,7 +67,7 @@ extension Console {
                 <div class="tracker" id="tracker">\(tracker)</div>
                 \(receipt)
                 <table class="lines"><tbody>\(lines)</tbody></table>
-                <p>Total <strong>\(MoneyText.format(order.total))</strong> · \(order.paymentStatus == .paid ? "paid" : "to pay at the desk")</p>
+                <p>Total <strong>\(MoneyText.format(order.total))</strong> · \(order.paymentStatus.isSettled ? "paid" : "to pay at the desk")</p>
                 <p><a href="/orders">All my orders</a></p>
                 """
         ).response()

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 
 /// `/`: the sign-in page, or the right start page for whoever is signed in (staff and managers
-/// to the desk, customers to their orders); `POST /signin` and `POST /signout`.
+/// to the desk, the chain's admins to its stores, customers to their orders); `POST /signin` and `POST /signout`.
 extension Console {
     func registerSignIn(on router: Router<AppRequestContext>) {
         router.get("/") { request, context in
@@ -38,7 +38,11 @@ extension Console {
     }
 
     static func home(for role: Role) -> String {
-        role.worksInStore ? "/console/desk" : "/orders"
+        switch role {
+        case .staff, .manager: "/console/desk"
+        case .admin: "/console/stores"
+        case .customer: "/orders"
+        }
     }
 
     func signInPage(email: String?, problem: String?) -> ConsolePage {

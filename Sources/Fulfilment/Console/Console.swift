@@ -29,6 +29,7 @@ struct Console: Sendable {
         registerCustomerOrders(on: router)
         registerPickLists(on: router)
         registerStock(on: router)
+        registerStores(on: router)
         // Any other console address: a page saying so, not the API's JSON 404.
         router.get("/console/**") { request, context in
             let session = try await ConsoleSession.resolve(request, database: database, lifetime: accounts.sessionLifetime, logger: context.logger)

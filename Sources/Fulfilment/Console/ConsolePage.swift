@@ -65,6 +65,8 @@ struct ConsolePage: Sendable {
             links.append("<a href=\"/console/desk\">Desk</a>")
             links.append("<a href=\"/console/orders\">Orders</a>")
             links.append("<a href=\"/console/pick-lists\">Pick lists</a>")
+        } else if role == .admin {
+            links.append("<a href=\"/console/stores\">Stores</a>")
         } else {
             links.append("<a href=\"/orders\">My orders</a>")
         }

@@ -35,6 +35,9 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
     case alreadyPaid
     case prepaidOrder
     case amountMismatch(due: Int64, currency: String)
+    // Refunds.
+    case noRefundDue(PaymentStatus)
+    case refundMismatch(due: Int64, currency: String)
     case webhookNotConfigured
     case invalidSignature
     case staleTimestamp
@@ -96,6 +99,11 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
         case .amountMismatch(let due, let currency):
             APIError(.unprocessableContent, "amount_mismatch", "The amount must equal the amount due.",
                 details: ["field": "amount", "amountDue": ["amount": .int(Int(due)), "currency": .string(currency)]])
+        case .noRefundDue(let status):
+            APIError(.conflict, "no_refund_due", "This order owes the customer nothing.", details: ["paymentStatus": .string(status.rawValue)])
+        case .refundMismatch(let due, let currency):
+            APIError(.unprocessableContent, "amount_mismatch", "The refund must equal what is owed back.",
+                details: ["field": "amount", "refundDue": ["amount": .int(Int(due)), "currency": .string(currency)]])
         case .webhookNotConfigured:
             APIError(.serviceUnavailable, "webhook_not_configured", "No webhook secret is configured (FULFILMENT_WEBHOOK_SECRET).")
         case .invalidSignature:

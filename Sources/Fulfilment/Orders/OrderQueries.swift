@@ -173,16 +173,21 @@ enum OrderQueries {
     }
 
     /// What a paid order owes back: what was paid less what the customer now gets (nothing once
-    /// cancelled, the packed total once packed short). Call after any change to the total or a
-    /// cancellation, and after a payment; an order with no payment is left as it is.
+    /// cancelled, the packed total once packed short) less what was already paid back. Call
+    /// after any change to the total or a cancellation, and after a payment or a refund; an
+    /// order with no payment is left as it is. Owing nothing after a refund is `refunded`.
     static func reconcileRefund(of order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
             UPDATE orders o
             SET refund_due_amount = owed.amount,
-                payment_status = CASE WHEN owed.amount > 0 THEN 'refund_due' ELSE 'paid' END
-            FROM (SELECT greatest(p.amount - CASE WHEN o2.status = 'cancelled' THEN 0 ELSE o2.total_amount END, 0) AS amount
-                  FROM payments p JOIN orders o2 ON o2.id = p.order_id WHERE p.order_id = \(order.rawValue)) AS owed
+                payment_status = CASE WHEN owed.amount > 0 THEN 'refund_due' WHEN owed.refunded > 0 THEN 'refunded' ELSE 'paid' END
+            FROM (SELECT greatest(p.amount - CASE WHEN o2.status = 'cancelled' THEN 0 ELSE o2.total_amount END - back.refunded, 0)::int8
+                         AS amount,
+                         back.refunded
+                  FROM payments p JOIN orders o2 ON o2.id = p.order_id,
+                       LATERAL (SELECT coalesce(sum(r.amount), 0)::int8 AS refunded FROM refunds r WHERE r.order_id = p.order_id) back
+                  WHERE p.order_id = \(order.rawValue)) AS owed
             WHERE o.id = \(order.rawValue)
             """, logger: logger)
     }

@@ -54,10 +54,11 @@ enum OrderTransitions {
     }
 
     /// The conditional update for `from → to` (not `completed`: see `Collections`), its history
-    /// entry and, for a cancellation, the release of its reserved stock. When another
-    /// transaction moved the order first, 409 `invalid_transition` from the state it is in now.
+    /// entry and, for a cancellation, the release of its reserved stock and what a paid order
+    /// now owes back. When another transaction moved the order first, 409 `invalid_transition`
+    /// from the state it is in now. `actor` nil is the system (the expiry of uncollected orders).
     static func apply(
-        order id: OrderID, store: StoreID, from: OrderStatus, to: OrderStatus, reason: String?, actor: UserID,
+        order id: OrderID, store: StoreID, from: OrderStatus, to: OrderStatus, reason: String?, actor: UserID?,
         on connection: PostgresConnection, logger: Logger
     ) async throws {
         guard from.canTransition(to: to) else {

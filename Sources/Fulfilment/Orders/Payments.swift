@@ -105,7 +105,8 @@ enum Payments {
 
     /// Applies one provider event (its signature already checked by `WebhookSignature`), once:
     /// a replayed event id answers what the first delivery did and changes nothing.
-    /// `payment.succeeded` settles a prepaid order when the amount matches; anything else is
+    /// `payment.succeeded` settles a prepaid order when the amount matches; `refund.succeeded`
+    /// records the provider's refund of an order owing one (`Refunds`); anything else is
     /// recorded and ignored, answered 200 so the provider stops retrying.
     static func receive(
         eventID: String, type: String, orderID: OrderID?, amount: Money?, on database: Database, logger: Logger
@@ -137,6 +138,9 @@ enum Payments {
     private static func apply(
         type: String, orderID: OrderID?, amount: Money?, eventID: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> String {
+        if type == "refund.succeeded" {
+            return try await Refunds.applyProviderRefund(order: orderID, amount: amount, eventID: eventID, on: connection, logger: logger)
+        }
         guard type == "payment.succeeded" else { return "ignored" }
         guard let orderID, let amount else { return "missing_order_or_amount" }
         guard let order = try await lockedOrder(orderID, on: connection, logger: logger) else { return "unknown_order" }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Fulfilment
 
-@Suite("Catalogue: a manager keeps the catalogue, stock levels and the aisle map")
+@Suite("Catalogue: the chain's admin keeps the catalogue; a manager keeps stock levels and the aisle map")
 struct CatalogueManagerTests {
     @Test("customers get 403 and strangers 401 on every manager route")
     func customersAreRefused() async throws {
@@ -130,42 +130,46 @@ struct CatalogueManagerTests {
         }
     }
 
-    @Test("a manager creates, edits and discontinues products; bad barcodes are 422, taken SKUs 409")
+    @Test("the chain's admin creates, edits and discontinues products (a manager may not); bad barcodes are 422, taken SKUs 409")
     func productLifecycle() async throws {
         try await withApp { app in
             let store = try await app.catalogueStore()
             let manager = try await app.signIn(role: .manager, store: store.id)
+            let admin = try await app.signInAdmin()
             let body: JSONValue = [
                 "sku": "QC-9001", "barcode": "4006381333931", "name": "Blue Mountain Coffee 200g", "brand": "Jablum",
                 "category": "Beverages", "price": ["amount": 250000, "currency": "JMD"],
             ]
-            let created = try await app.request(.post, "/v1/products", json: body, token: manager.token)
+            // The catalogue is the chain's: a store's manager no longer edits it.
+            #expect(try await app.request(.post, "/v1/products", json: body, token: manager.token).status == .forbidden)
+            let created = try await app.request(.post, "/v1/products", json: body, token: admin.token)
             #expect(created.status == .created, "\(created.text)")
             let id = try #require(created.json["id"].string)
             #expect(created.json["discontinued"].bool == false)
-            let again = try await app.request(.post, "/v1/products", json: body, token: manager.token)
+            let again = try await app.request(.post, "/v1/products", json: body, token: admin.token)
             #expect(again.status == .conflict)
             #expect(again.errorCode == "sku_taken")
             var badBarcode = body
             if case .object(var object) = badBarcode { object["sku"] = "QC-9002"; object["barcode"] = "4006381333932"; badBarcode = .object(object) }
-            let invalid = try await app.request(.post, "/v1/products", json: badBarcode, token: manager.token)
+            let invalid = try await app.request(.post, "/v1/products", json: badBarcode, token: admin.token)
             #expect(invalid.status == .unprocessableContent)
             #expect(invalid.errorCode == "invalid_barcode")
             let negative = try await app.request(
                 .post, "/v1/products", json: ["sku": "QC-9003", "name": "X", "price": ["amount": -1, "currency": "JMD"]],
-                token: manager.token)
+                token: admin.token)
             #expect(negative.status == .unprocessableContent)
+            #expect(try await app.request(.patch, "/v1/products/\(id)", json: ["name": "X"], token: manager.token).status == .forbidden)
             let edited = try await app.request(
-                .patch, "/v1/products/\(id)", json: ["price": ["amount": 240000, "currency": "JMD"], "barcode": ""], token: manager.token)
+                .patch, "/v1/products/\(id)", json: ["price": ["amount": 240000, "currency": "JMD"], "barcode": ""], token: admin.token)
             #expect(edited.status == .ok)
             #expect(edited.json["price"]["amount"].int == 240000)
             #expect(edited.json["barcode"] == .null)
             #expect(edited.json["name"].string == "Blue Mountain Coffee 200g")
             #expect(try await app.names("/v1/products?q=jablum") == ["Blue Mountain Coffee 200g"])
-            let gone = try await app.request(.post, "/v1/products/\(id)/discontinue", token: manager.token)
+            let gone = try await app.request(.post, "/v1/products/\(id)/discontinue", token: admin.token)
             #expect(gone.json["discontinued"].bool == true)
             #expect(try await app.names("/v1/products?q=jablum") == [])
-            #expect(try await app.request(.post, "/v1/products/\(UUID())/discontinue", token: manager.token).status == .notFound)
+            #expect(try await app.request(.post, "/v1/products/\(UUID())/discontinue", token: admin.token).status == .notFound)
         }
     }
 
@@ -174,27 +178,27 @@ struct CatalogueManagerTests {
         try await withApp { app in
             let store = try await app.catalogueStore()
             let product = try await app.addProduct("Bread", at: store)
-            let manager = try await app.signIn(role: .manager, store: store.id)
+            let admin = try await app.signInAdmin()
             let path = "/v1/products/\(product)/image"
-            let fake = try await app.upload(path, bytes: Array("<svg>not a png</svg>".utf8), contentType: "image/png", token: manager.token)
+            let fake = try await app.upload(path, bytes: Array("<svg>not a png</svg>".utf8), contentType: "image/png", token: admin.token)
             #expect(fake.status == .unsupportedMediaType)
             #expect(fake.errorCode == "unsupported_image")
-            let mismatch = try await app.upload(path, bytes: tinyJPEG, contentType: "image/png", token: manager.token)
+            let mismatch = try await app.upload(path, bytes: tinyJPEG, contentType: "image/png", token: admin.token)
             #expect(mismatch.status == .unprocessableContent)
             #expect(mismatch.errorCode == "image_type_mismatch")
             let huge = try await app.upload(path, bytes: tinyPNG + [UInt8](repeating: 0, count: 2 * 1024 * 1024), contentType: "image/png",
-                token: manager.token)
+                token: admin.token)
             #expect(huge.status == .contentTooLarge)
             #expect(huge.errorCode == "image_too_large")
             #expect(try await app.request(.get, path).status == .notFound)
-            let stored = try await app.upload(path, bytes: tinyPNG, contentType: "image/png", token: manager.token)
+            let stored = try await app.upload(path, bytes: tinyPNG, contentType: "image/png", token: admin.token)
             #expect(stored.status == .ok)
             #expect(stored.json["imageUrl"].string == path)
             let served = try await app.request(.get, path)
             #expect(served.status == .ok)
             #expect(served.headers[.contentType] == "image/png")
             #expect(Array(served.body) == tinyPNG)
-            let jpeg = try await app.upload(path, bytes: tinyJPEG, contentType: "application/octet-stream", token: manager.token)
+            let jpeg = try await app.upload(path, bytes: tinyJPEG, contentType: "application/octet-stream", token: admin.token)
             #expect(jpeg.status == .ok)
             #expect(try await app.request(.get, path).headers[.contentType] == "image/jpeg")
         }

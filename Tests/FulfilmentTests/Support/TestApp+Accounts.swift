@@ -49,3 +49,31 @@ extension TestApp {
         return Session(token: token, userID: reply.json["user"]["id"].string ?? "", storeID: store)
     }
 }
+
+extension TestApp {
+    /// Creates one of the chain's admins (as `fulfilment user create --role admin` does) and
+    /// signs them in through the API.
+    func signInAdmin(password: String = "admin password") async throws -> Session {
+        let email = "admin-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        try await withDatabase { database in
+            _ = try await Accounts(database: database, hasher: PasswordHasher(cost: 4)).createAdmin(
+                email: email, name: "Chain Admin", password: password, logger: Logger(label: "test"))
+        }
+        let reply = try await request(.post, "/v1/auth/login", json: ["email": .string(email), "password": .string(password)])
+        guard reply.status == .ok, let token = reply.json["token"].string else {
+            throw TestSetupError("admin sign-in failed: \(reply.status) \(reply.text)")
+        }
+        return Session(token: token, userID: reply.json["user"]["id"].string ?? "")
+    }
+
+    /// Runs `body` with a running client of this app's database of its own: another instance,
+    /// as far as PostgreSQL can tell.
+    func withDatabase<T: Sendable>(_ body: @Sendable (Fulfilment.Database) async throws -> T) async throws -> T {
+        let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { await database.client.run(); return nil }
+            defer { group.cancelAll() }
+            return try await body(database)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import HTTPTypes
+
+/// What can go wrong when the chain's admin opens stores and lays out their aisles, and how
+/// each looks over HTTP (and on the command line, as its message).
+public enum ChainError: Error, APIErrorConvertible, Equatable {
+    case storeNotFound
+    case aisleNotFound
+    case storeCodeTaken(String)
+    case aisleCodeTaken(String)
+    case walkOrderTaken(Int)
+    /// Products are still placed in the aisle: deleting it would leave them nowhere.
+    case aisleInUse(products: Int)
+    case invalidField(String, String)
+
+    public var apiError: APIError {
+        switch self {
+        case .storeNotFound: .notFound("The store")
+        case .aisleNotFound: .notFound("The aisle")
+        case .storeCodeTaken(let code):
+            APIError(.conflict, "store_code_taken", "Another store already has the code '\(code)'.", details: ["field": "code"])
+        case .aisleCodeTaken(let code):
+            APIError(.conflict, "aisle_code_taken", "This store already has an aisle '\(code)'.", details: ["field": "code"])
+        case .walkOrderTaken(let order):
+            APIError(.conflict, "walk_order_taken", "Another aisle of this store is walked at \(order); walk orders are unique in a store.",
+                details: ["field": "walkOrder"])
+        case .aisleInUse(let products):
+            APIError(.conflict, "aisle_in_use",
+                "\(products) product(s) are placed in this aisle; move them to another aisle first, then remove it.",
+                details: ["products": .int(products)])
+        case .invalidField(let field, let message): .invalidField(field, message)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// The end of an uncollected order's life: once its pickup token has expired (the collection
+/// window has passed — the token's expiry is the one deadline the desk also enforces), an
+/// order that is still pending, packaged or delivering is cancelled with reason `uncollected`
+/// by the system (no user): through `OrderTransitions.apply`, the same path as any other
+/// cancellation, so its reserved (or packed) stock goes back, it leaves any open pick list,
+/// and a paid order becomes `refund_due`.
+///
+/// Every instance sweeps, and nothing is held in memory: each order is expired in a
+/// transaction of its own that first locks its stock rows in product-id order (the lock order
+/// of every stock-changing transaction, so a sweep never deadlocks with a checkout, a
+/// cancellation or a collection), then claims the order with `FOR UPDATE SKIP LOCKED` **only
+/// if it is still open and still expired**. A second sweep reaching the same order waits on
+/// those stock rows and then finds it cancelled, or skips it while another transaction holds
+/// it; either way it is done once. Sweeping again changes nothing: idempotent.
+struct OrderExpiry: Sendable {
+    let database: Database
+    /// Orders read per round; a sweep runs rounds until one comes back short.
+    var batchSize = 100
+
+    /// An open order whose token expired, as first read (not locked).
+    struct Candidate: Sendable {
+        var id: OrderID
+        var store: StoreID
+    }
+
+    /// The history entry's reason.
+    static let reason = "uncollected"
+
+    /// Cancels every open order whose token expired at or before `now` (the caller's clock, so
+    /// a test controls it); returns the orders this sweep cancelled.
+    func sweep(now: Date, logger: Logger) async throws -> [OrderID] {
+        var cancelled: [OrderID] = []
+        var seen = Set<OrderID>()
+        while true {
+            let candidates = try await self.candidates(expiredBy: now, logger: logger).filter { !seen.contains($0.id) }
+            for candidate in candidates {
+                seen.insert(candidate.id)
+                if try await expire(candidate, now: now, logger: logger) { cancelled.append(candidate.id) }
+            }
+            if candidates.count < batchSize { break }
+        }
+        if !cancelled.isEmpty { logger.info("uncollected orders cancelled", metadata: ["count": "\(cancelled.count)"]) }
+        return cancelled
+    }
+
+    /// Open orders whose unused token expired by `now`, oldest expiry first; read without locks.
+    func candidates(expiredBy now: Date, logger: Logger) async throws -> [Candidate] {
+        let rows = try await database.client.query(
+            """
+            SELECT o.id, o.store_id FROM orders o JOIN pickup_tokens t ON t.order_id = o.id
+            WHERE o.status IN ('pending', 'packaged', 'delivering') AND t.used_at IS NULL AND t.expires_at <= \(now)
+            ORDER BY t.expires_at, o.id
+            LIMIT \(batchSize)
+            """, logger: logger)
+        var found: [Candidate] = []
+        for try await (id, store) in rows.decode((UUID, UUID).self) { found.append(Candidate(id: OrderID(id), store: StoreID(store))) }
+        return found
+    }
+
+    /// Cancels one order if it is still open and expired when claimed; false when another sweep
+    /// (or a person) got there first, or it is no longer expired (a re-issued receipt).
+    func expire(_ candidate: Candidate, now: Date, logger: Logger) async throws -> Bool {
+        try await database.transaction(logger: logger) { connection in
+            try await OrderQueries.lockStock(of: candidate.id, store: candidate.store, on: connection, logger: logger)
+            let claimed = try await connection.query(
+                """
+                SELECT o.status FROM orders o
+                WHERE o.id = \(candidate.id.rawValue) AND o.store_id = \(candidate.store.rawValue)
+                  AND o.status IN ('pending', 'packaged', 'delivering')
+                  AND EXISTS (SELECT 1 FROM pickup_tokens t WHERE t.order_id = o.id AND t.used_at IS NULL AND t.expires_at <= \(now))
+                FOR UPDATE OF o SKIP LOCKED
+                """, logger: logger)
+            var status: OrderStatus?
+            for try await raw in claimed.decode(String.self) { status = OrderStatus(rawValue: raw) }
+            guard let status else { return false }
+            try await OrderTransitions.apply(
+                order: candidate.id, store: candidate.store, from: status, to: .cancelled, reason: Self.reason, actor: nil,
+                on: connection, logger: logger)
+            return true
+        }
+    }
+}
+
+/// Runs `OrderExpiry.sweep` every `interval` on this instance with the real clock, until the
+/// service shuts down. A failed sweep (the database away) is logged and tried at the next tick.
+struct OrderExpiryService: Service {
+    let expiry: OrderExpiry
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled else { break }
+                do {
+                    _ = try await expiry.sweep(now: Date(), logger: logger)
+                } catch {
+                    logger.warning("expiry sweep failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+"""Checks the conventions that keep the contract truthful under fuzzing, before fuzzing it:
+every JSON body is required and documents 400 (unreadable JSON), every operation with query
+parameters documents 422 (a value it does not take), every request schema is closed
+(`additionalProperties: false`) except the payment provider's webhook event. Prints each
+breach and exits 1 when there is one."""
+import yaml, re, sys
+p=sys.argv[1]
+d=yaml.safe_load(open(p))
+schemas=d['components']['schemas']; params=d['components'].get('parameters',{})
+req=set()
+def walk(s, seen):
+    if not isinstance(s, dict): return
+    if '$ref' in s:
+        name=s['$ref'].split('/')[-1]
+        if name in seen: return
+        seen.add(name); req.add(name); walk(schemas[name], seen); return
+    for v in s.get('properties',{}).values(): walk(v, seen)
+    if 'items' in s: walk(s['items'], seen)
+problems=[]
+for path,item in d['paths'].items():
+    for m,op in item.items():
+        if not isinstance(op,dict): continue
+        if 'requestBody' in op:
+            for ct,c in op['requestBody']['content'].items(): walk(c.get('schema',{}),set())
+            if ct=='application/json' and '400' not in op['responses']: problems.append(('no 400', op['operationId']))
+            if not op['requestBody'].get('required'): problems.append(('optional body', op['operationId']))
+        q=any((params[x['$ref'].split('/')[-1]] if '$ref' in x else x).get('in')=='query' for x in op.get('parameters',[]))
+        if q and '422' not in op['responses']: problems.append(('query without 422', op['operationId']))
+for r in sorted(req):
+    sc=schemas[r]
+    if sc.get('type')=='object' and sc.get('additionalProperties') is not False and r!='PaymentWebhookEvent':
+        problems.append(('open schema', r))
+for pr in problems: print('contract:', *pr)
+sys.exit(1 if problems else 0)
