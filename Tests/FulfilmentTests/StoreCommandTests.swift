@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import Fulfilment
 
@@ -26,7 +27,8 @@ struct StoreCommandTests {
             let renamed = try await ServiceProcess.run(
                 ["store", "aisle", "update", "--store", "OCHO-1", "--aisle", "6", "--name", "Dairy & Eggs"] + url)
             #expect(renamed.status == 0, "\(renamed.output)")
-            let listed = try await ServiceProcess.run(["store", "aisle", "list", "--store", "OCHO-1"] + url)
+            // The listing is stdout alone, for scripts; anything logged goes to stderr.
+            let listed = try await Subprocess.run(ServiceProcess.binary, ["store", "aisle", "list", "--store", "OCHO-1"] + url)
             #expect(listed.output.split(separator: "\n").map(String.init) == ["1\t1\tambient\tBakery", "6\t6\tchilled\tDairy & Eggs"])
 
             // Milk sits in the dairy aisle: removing it is refused, and says why.
