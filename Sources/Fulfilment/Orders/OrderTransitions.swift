@@ -54,7 +54,7 @@ enum OrderTransitions {
     }
 
     /// The conditional update for `from → to` (not `completed`: see `Collections`), its history
-    /// entry and, for a cancellation, the release of its reserved stock. When another
+    /// entry and, for a cancellation, the release of its reserved stock and its pickup slot's place. When another
     /// transaction moved the order first, 409 `invalid_transition` from the state it is in now.
     static func apply(
         order id: OrderID, store: StoreID, from: OrderStatus, to: OrderStatus, reason: String?, actor: UserID,
@@ -100,6 +100,9 @@ enum OrderTransitions {
                 FROM order_lines l
                 WHERE l.order_id = \(id.rawValue) AND stock.store_id = \(store.rawValue) AND stock.product_id = l.product_id
                 """, logger: logger)
+            // Its pickup slot's place goes back to the store (after the stock and the order row:
+            // the lock order of `SlotBookingQueries`). Every cancellation comes through here.
+            try await SlotBookingQueries.free(orderOf: id, on: connection, logger: logger)
         }
         if to == .packaged || to == .cancelled {
             try await OrderQueries.reconcileRefund(of: id, on: connection, logger: logger)
