@@ -62,9 +62,10 @@ struct BoardAndReceiptBrowserTests {
                 try await browser.signIn(staff, at: app.baseURL)
                 try await browser.open(app.baseURL + "/console/orders")
                 try await browser.waitFor("#board-pending")
-                let pending = try await browser.text("#board-pending")
-                let early = try #require(pending.range(of: "Slot Fri 26 Mar 12:00–12:30"))
-                let later = try #require(pending.range(of: "Slot Fri 26 Mar 14:00–14:30 (2)"))
+                // Group headings are set in capitals by the style sheet.
+                let pending = try await browser.text("#board-pending").uppercased()
+                let early = try #require(pending.range(of: "SLOT FRI 26 MAR 12:00–12:30 (1)"))
+                let later = try #require(pending.range(of: "SLOT FRI 26 MAR 14:00–14:30 (2)"))
                 #expect(early.lowerBound < later.lowerBound)
                 #expect(try await browser.text("#order-\(numbers[1]) .slot") == "12:00–12:30 Late")
                 #expect(try await browser.text("#late-\(numbers[1])") == "Late")
