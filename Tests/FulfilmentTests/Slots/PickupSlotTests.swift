@@ -374,4 +374,31 @@ struct PickupSlotTests {
             #expect(html.contains("<span class=\"slot\">Fri 26 Mar 14:00–14:30</span>"))
         }
     }
+
+    @Test("make run's demo store has a calendar, and its demo orders are booked into its earliest slots")
+    func demoStore() async throws {
+        try await withApp { app in
+            let demo = try await app.loadDemo()
+            let store = demo.storeID.uuidString.lowercased()
+            let email = "demo-\(UUID().uuidString.prefix(8))@example.com"
+            _ = try await app.registerCustomer(email: email)
+            let database = try Fulfilment.Database(connection: app.database, logger: .init(label: "test"))
+            let keyring = app.keyring
+            let numbers = try await withThrowingTaskGroup(of: [Int64]?.self) { group in
+                group.addTask { await database.client.run(); return nil }
+                defer { group.cancelAll() }
+                return try await DemoOrders.place(
+                    into: database, signer: keyring.signer, customerEmail: email, store: StoreID(demo.storeID), logger: .init(label: "test"))
+            }
+            #expect(numbers.count == 3)
+            let slots = try await app.pickupSlots(store: store, days: 2)
+            #expect(slots.json["timeZone"].string == "America/Jamaica")
+            #expect(slots.json["items"].array.isEmpty == false)
+            let booked = try await sql(
+                "SELECT count(*), count(DISTINCT pickup_slot_start) FROM orders WHERE store_id = $1 AND pickup_slot_start IS NOT NULL",
+                [store], on: app.database)
+            #expect(booked[0] == ["3", "2"])
+            #expect(try await sql("SELECT sum(booked) FROM pickup_slot_bookings WHERE store_id = $1", [store], on: app.database)[0][0] == "3")
+        }
+    }
 }
