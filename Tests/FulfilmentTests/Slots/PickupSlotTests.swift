@@ -171,6 +171,13 @@ struct PickupSlotTests {
                 == "2027-03-26T14:00:00Z")
             let slot = try await app.pickupSlots(store: store, days: 1).json["items"].array.first { $0["start"] == "2027-03-26T14:00:00Z" }
             #expect(slot?["remaining"].int == 1)
+            // A receipt issued again at the desk still expires with the slot, not a week from now.
+            let staff = try await app.signIn(role: .staff, store: store)
+            let reissued = try await app.request(
+                .post, "/v1/orders/\(placed.json["id"].string!)/receipt/reissue", json: ["reason": "phone is flat"], token: staff.token)
+            #expect(reissued.status == .created)
+            // (One second later than the old token: equal claims would sign to the very same text.)
+            #expect(reissued.json["tokenExpiresAt"].string == "2027-03-26T16:00:01Z")
         }
     }
 
