@@ -78,3 +78,15 @@ extension Components.Schemas.OrderPickupSlot {
             start: slot.start, end: slot.end, localStart: zone?.localISO8601(slot.start), localEnd: zone?.localISO8601(slot.end))
     }
 }
+
+/// `"nextCursor": null` is written, as on every list (see `CursorList`), with the list's zone.
+extension Components.Schemas.PickupSlotList {
+    private enum Keys: String, CodingKey { case timeZone, items, nextCursor }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(timeZone, forKey: .timeZone)
+        try container.encode(items, forKey: .items)
+        try container.encode(nextCursor, forKey: .nextCursor)
+    }
+}
