@@ -20,7 +20,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     let health = DatabaseHealth()
     let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts,
         webhookSecret: configuration.webhookSecret, health: health, metricsToken: configuration.metricsToken,
-        secureCookies: configuration.secureCookies)
+        secureCookies: configuration.secureCookies, clock: configuration.clock)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
@@ -39,7 +39,8 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
 
 func buildRouter(
     database: Database, migrations: [Migration], keys: KeyringStore, accounts: Accounts, webhookSecret: String? = nil,
-    health: DatabaseHealth = DatabaseHealth(), metricsToken: String? = nil, secureCookies: Bool = false
+    health: DatabaseHealth = DatabaseHealth(), metricsToken: String? = nil, secureCookies: Bool = false,
+    clock: @escaping @Sendable () -> Date = { Date() }
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     ServiceMetrics.bootstrap()
@@ -58,7 +59,7 @@ func buildRouter(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
-    let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts)
+    let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts, clock: clock)
     let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
     try api.registerHandlers(on: router, middlewares: [access, WebhookSignatureMiddleware(secret: webhookSecret)])
     Console(api: api, secureCookies: secureCookies).register(on: router)

@@ -44,6 +44,10 @@ public struct AppConfiguration: Sendable {
     /// travels in clear. Off by default because `make run` serves plain HTTP on loopback.
     public var secureCookies: Bool = ["1", "true", "yes"].contains(ProcessInfo.processInfo.environment["FULFILMENT_SECURE_COOKIES"]?.lowercased() ?? "")
 
+    /// What time it is: the lead time and horizon of pickup slots are measured from it. Tests
+    /// set a fixed moment so slot rules do not depend on when they run.
+    public var clock: @Sendable () -> Date = { Date() }
+
     public static var defaultBcryptCost: UInt8 {
         ProcessInfo.processInfo.environment["FULFILMENT_BCRYPT_COST"].flatMap { UInt8($0) }.map { min(max($0, 4), 31) } ?? 12
     }

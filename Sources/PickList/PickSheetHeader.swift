@@ -8,17 +8,22 @@ public struct PickSheetHeader: Hashable, Sendable {
     /// The store's time zone; the date is printed in it, so the sheet doesn't depend on the
     /// server's zone.
     public var timeZone: TimeZone
+    /// Each order's pickup slot as the caller prints it (`Mon 23 Nov 14:00–14:30`), next to its
+    /// tote in the legend; orders without one are left out.
+    public var slots: [OrderID: String]
 
     public init(
         storeName: String,
         batchID: String,
         createdAt: Date,
-        timeZone: TimeZone = TimeZone(identifier: "UTC")!
+        timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+        slots: [OrderID: String] = [:]
     ) {
         self.storeName = storeName
         self.batchID = batchID
         self.createdAt = createdAt
         self.timeZone = timeZone
+        self.slots = slots
     }
 
     /// "2025-11-22 16:35 UTC": locale-free, so every server prints the same sheet.

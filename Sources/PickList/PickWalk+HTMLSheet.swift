@@ -29,7 +29,8 @@ extension PickWalk {
         if !totes.isEmpty {
             html += "<section class=\"totes\" aria-label=\"Totes\"><h2>Totes</h2><ul>\n"
             for tote in totes {
-                html += "<li><span class=\"tote\">\(e(tote.label))</span> #\(e(tote.orderNumber))</li>\n"
+                let slot = header.slots[tote.orderID].map { " <span class=\"slot\">\(e($0))</span>" } ?? ""
+                html += "<li><span class=\"tote\">\(e(tote.label))</span> #\(e(tote.orderNumber))\(slot)</li>\n"
             }
             html += "</ul></section>\n"
         }

@@ -17,6 +17,11 @@ extension PickWalk {
                 "\(tote.label)=#\(tote.orderNumber)" + (index < totes.count - 1 ? "," : "")
             }
             sheet.paragraph(["Totes:"] + legend, indent: "    ")
+            // Each slot on a line of its own, so a picker sees which totes are wanted first.
+            for tote in totes {
+                guard let slot = header.slots[tote.orderID] else { continue }
+                sheet.paragraph(["Slot", "\(tote.label):"] + TextWrapping.words(slot), indent: "    ")
+            }
         }
 
         var zone: TemperatureZone?

@@ -8,7 +8,8 @@ extension API {
         let identity = try Identity.required
         let method: PaymentMethod = body.paymentMethod == .prepaid ? .prepaid : .payAtCollection
         let result = try await Checkout(database: database, signer: keyring.signer).run(
-            customer: identity.userID, method: method, idempotencyKey: input.headers.idempotencyKey, logger: logger)
+            customer: identity.userID, method: method, pickupSlot: body.pickupSlot, now: clock(),
+            idempotencyKey: input.headers.idempotencyKey, logger: logger)
         if result.created { ServiceMetrics.checkoutPlaced() }
         let payload = Components.Schemas.Order(result.order, for: identity)
         return result.created ? .created(.init(body: .json(payload))) : .ok(.init(body: .json(payload)))
@@ -148,6 +149,7 @@ extension Components.Schemas.Order {
             receiptUrl: isCustomer && order.pickup != nil ? receipt + ".png" : nil,
             receiptSvgUrl: isCustomer && order.pickup != nil ? receipt + ".svg" : nil)
         self.idCheck = order.idCheck.map(Components.Schemas.IDCheck.init)
+        self.pickupSlot = order.pickupSlot.map { .init($0, zone: order.pickupTimeZone) }
     }
 }
 
@@ -159,7 +161,8 @@ extension Components.Schemas.OrderSummary {
             status: .init(rawValue: order.status.rawValue)!, progress: order.status.progress,
             paymentMethod: .init(rawValue: order.paymentMethod.rawValue)!,
             paymentStatus: .init(rawValue: order.paymentStatus.rawValue)!, total: .init(order.total),
-            itemCount: order.itemCount, placedAt: order.createdAt, receiptUrl: ownList ? "/v1/orders/\(order.id)/receipt.png" : nil)
+            itemCount: order.itemCount, placedAt: order.createdAt, receiptUrl: ownList ? "/v1/orders/\(order.id)/receipt.png" : nil,
+            pickupSlot: order.pickupSlot.map { .init($0, zone: nil) })
     }
 }
 

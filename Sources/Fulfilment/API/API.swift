@@ -15,6 +15,8 @@ struct API: APIProtocol {
     /// keyring of the moment.
     var keyring: PickupKeyring { keys.current }
     let accounts: Accounts
+    /// Now, for the slot rules (`AppConfiguration.clock`).
+    var clock: @Sendable () -> Date = { Date() }
 
     var logger: Logger { RequestScope.current.logger }
 }

@@ -120,5 +120,12 @@ enum AccessPolicy {
         // shared product: the law it follows is the store's.
         "setProductMinimumAge": .manager,
         "receivePaymentWebhook": .anyone,
+        // Pickup slots (issue 13): the calendar is the store's managers' to set, its staff read
+        // it; anyone may see the bookable slots; a customer moves only their own order (checked
+        // in `PickupSlots.move`, another's is 404).
+        "getStoreCalendar": .staff,
+        "setStoreCalendar": .manager,
+        "listPickupSlots": .anyone,
+        "changePickupSlot": .customer,
     ]
 }

@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The order board, `/console/orders`: the store's open orders by status, oldest first, with
-/// the moves the state machine allows. Reading is `listStoreOrders` for the caller's own store;
+/// The order board, `/console/orders`: the store's open orders by status, then by pickup slot
+/// (earliest first, each slot a group; orders without a slot after them, oldest first), with
+/// late orders (slot over, not collected) flagged, and the moves the state machine allows. Reading is `listStoreOrders` for the caller's own store;
 /// each move is `transitionOrder`, through `OrderTransitions` like the API. It refreshes itself.
 extension Console {
     func registerBoard(on router: Router<AppRequestContext>) {
@@ -35,13 +36,25 @@ extension Console {
     func boardPage(_ visit: Visit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let store = visit.identity.storeID else { throw AccessError.forbidden }
         let page = try await OrderQueries.board(store: store, status: nil, limit: 200, cursor: nil, on: database.client, logger: visit.logger)
+        let zone = try await CalendarQueries.calendar(store: store, on: database.client, logger: visit.logger)?.timeZone
+        let now = api.clock()
         let csrf = ConsolePage.csrfInput(visit.session)
         let sections = HTML.join([OrderStatus.pending, .packaged, .delivering].map { status in
-            let orders = page.items.filter { $0.status == status }
-            let rows = HTML.join(orders.map { boardRow($0, csrf: csrf) })
+            let orders = Self.bySlot(page.items.filter { $0.status == status })
+            var rows: [HTML] = []
+            for (index, order) in orders.enumerated() {
+                if index == 0 || orders[index - 1].pickupSlot != order.pickupSlot {
+                    let count = orders.filter { $0.pickupSlot == order.pickupSlot }.count
+                    let title = order.pickupSlot.map { "Slot \(SlotText.label($0, in: zone))" } ?? "No slot"
+                    rows.append("""
+                        <tr class="slot-group"><th colspan="8" scope="rowgroup">\(title) <span class="hint">(\(count))</span></th></tr>
+                        """)
+                }
+                rows.append(boardRow(order, zone: zone, now: now, csrf: csrf))
+            }
             let table: HTML = orders.isEmpty ? "<p class=\"hint\">None.</p>" : """
-                <table><thead><tr><th>Order</th><th>Age</th><th>Customer</th><th>Items</th><th>Payment</th><th>Total</th><th>Actions</th></tr></thead>
-                <tbody>\(rows)</tbody></table>
+                <table><thead><tr><th>Order</th><th>Slot</th><th>Age</th><th>Customer</th><th>Items</th><th>Payment</th><th>Total</th><th>Actions</th></tr></thead>
+                <tbody>\(HTML.join(rows))</tbody></table>
                 """
             return """
                 <section class="board-group" id="board-\(status.rawValue)">
@@ -55,7 +68,7 @@ extension Console {
             title: "Orders", session: visit.session,
             body: """
                 <h1>Open orders</h1>
-                <p class="hint">Oldest first. This page refreshes itself every 15 seconds.</p>
+                <p class="hint">Earliest pickup slot first; late orders are flagged. This page refreshes itself every 15 seconds.</p>
                 \(noticeHTML)
                 \(sections)
                 """,
@@ -63,7 +76,19 @@ extension Console {
         ).response(status: status)
     }
 
-    private func boardRow(_ order: OrderSummary, csrf: HTML) -> HTML {
+    /// The board's order: by slot start (orders without a slot last), then oldest first.
+    static func bySlot(_ orders: [OrderSummary]) -> [OrderSummary] {
+        orders.sorted { a, b in
+            switch (a.pickupSlot?.start, b.pickupSlot?.start) {
+            case (let x?, let y?) where x != y: x < y
+            case (.some, nil): true
+            case (nil, .some): false
+            default: (a.createdAt, a.number) < (b.createdAt, b.number)
+            }
+        }
+    }
+
+    private func boardRow(_ order: OrderSummary, zone: TimeZone?, now: Date, csrf: HTML) -> HTML {
         let moves = HTML.join(order.status.manualTargets.map { target in
             let label = switch target {
             case .packaged: "Pack"
@@ -83,6 +108,7 @@ extension Console {
         return """
             <tr id="order-\(order.number)">
             <td><strong>\(order.number)</strong> <span class="status status-\(order.status.rawValue)">\(order.status.rawValue)</span></td>
+            <td class="slot">\(slotCell(order, zone: zone, now: now))</td>
             <td>\(TimeText.age(since: order.createdAt))</td>
             <td>\(order.customerName)</td>
             <td>\(order.itemCount)</td>
@@ -91,5 +117,14 @@ extension Console {
             <td class="board-actions">\(moves)</td>
             </tr>
             """
+    }
+
+    private func slotCell(_ order: OrderSummary, zone: TimeZone?, now: Date) -> HTML {
+        guard let slot = order.pickupSlot else { return "—" }
+        let zone = zone ?? TimeZone(identifier: "UTC")!
+        let times = "\(SlotText.time(slot.start, zone))–\(SlotText.time(slot.end, zone))"
+        let late: HTML = SlotText.isLate(slot, now: now)
+            ? " <span class=\"status status-cancelled late\" id=\"late-\(order.number)\">Late</span>" : .empty
+        return "\(times)\(late)"
     }
 }

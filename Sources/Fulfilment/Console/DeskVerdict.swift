@@ -89,6 +89,7 @@ struct DeskVerdict: Sendable {
             <dt>Order</dt><dd id="order-number">\(order.number)</dd>
             <dt>Customer</dt><dd id="customer-name">\(order.customerName)</dd>
             <dt>Status</dt><dd>\(order.status.rawValue)</dd>
+            <dt>Slot</dt><dd id="pickup-slot">\(order.pickupSlot.map { SlotText.label($0, in: order.pickupTimeZone) } ?? "—")</dd>
             <dt>Bags/totes</dt><dd>\(totes.isEmpty ? "—" : totes.joined(separator: ", "))</dd>
             <dt>Total</dt><dd>\(MoneyText.format(order.total))</dd>
             <dt>Amount due</dt><dd id="amount-due">\(MoneyText.format(order.amountDue))</dd>

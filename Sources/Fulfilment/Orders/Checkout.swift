@@ -12,6 +12,11 @@ import QRReceipt
 /// stock-changing transaction uses, so there are no deadlocks) and the reservation is a
 /// guarded update (`on_hand - reserved >= quantity`), so the `reserved <= on_hand` CHECK is
 /// never even approached by a losing racer.
+///
+/// At a store with a calendar the order takes a place in its pickup slot in the same
+/// transaction, after the stock (lock order: cart, stock rows by product id, then the slot's
+/// counter row; see `SlotBookingQueries`): a conditional update that refuses a full slot, so N
+/// racers for the last place give one order, and a checkout that fails later takes no place.
 struct Checkout: Sendable {
     let database: Database
     let signer: PickupTokenSigner
@@ -22,19 +27,28 @@ struct Checkout: Sendable {
         var created: Bool
     }
 
-    static func requestHash(_ method: PaymentMethod) -> Data {
-        Data(SHA256.hash(data: Data("checkout v1\npaymentMethod=\(method.rawValue)".utf8)))
+    /// What the idempotency key is bound to. A checkout without a slot hashes as it always did.
+    static func requestHash(_ method: PaymentMethod, pickupSlot: Date? = nil) -> Data {
+        let slot = pickupSlot.map { "\npickupSlot=\(Int64($0.timeIntervalSince1970.rounded(.down)))" } ?? ""
+        return Data(SHA256.hash(data: Data("checkout v1\npaymentMethod=\(method.rawValue)\(slot)".utf8)))
     }
 
-    func run(customer: UserID, method: PaymentMethod, idempotencyKey key: String?, logger: Logger) async throws -> Result {
+    /// `pickupSlot` is the start of the chosen slot (required at a store with a calendar);
+    /// `now` is the moment the lead time and horizon are measured from.
+    func run(
+        customer: UserID, method: PaymentMethod, pickupSlot: Date? = nil, now: Date = Date(), idempotencyKey key: String?,
+        logger: Logger
+    ) async throws -> Result {
         guard let key, (1...255).contains(key.utf8.count) else { throw OrderError.missingIdempotencyKey }
-        let hash = Self.requestHash(method)
+        let hash = Self.requestHash(method, pickupSlot: pickupSlot)
         if let earlier = try await earlier(customer: customer, key: key, hash: hash, logger: logger) {
             return Result(order: earlier, created: false)
         }
         do {
             let order = try await database.transaction(logger: logger) { connection in
-                try await place(customer: customer, method: method, key: key, hash: hash, on: connection, logger: logger)
+                try await place(
+                    customer: customer, method: method, pickupSlot: pickupSlot, now: now, key: key, hash: hash, on: connection,
+                    logger: logger)
             }
             return Result(order: order, created: true)
         } catch is AlreadyPlaced {
@@ -64,7 +78,8 @@ struct Checkout: Sendable {
     }
 
     private func place(
-        customer: UserID, method: PaymentMethod, key: String, hash: Data, on connection: PostgresConnection, logger: Logger
+        customer: UserID, method: PaymentMethod, pickupSlot: Date?, now: Date, key: String, hash: Data,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> Order {
         // The cart row is locked, so two checkouts of one cart (different keys) run one after the other.
         let carts = try await connection.query(
@@ -82,6 +97,15 @@ struct Checkout: Sendable {
             "SELECT 1 FROM orders WHERE customer_id = \(customer.rawValue) AND idempotency_key = \(key)", logger: logger)
         for try await _ in sameKey { throw AlreadyPlaced() }
         let store = StoreID(storeUUID)
+        // The slot is checked before anything is locked; its place is taken after the stock.
+        let calendar = try await CalendarQueries.calendar(store: store, on: connection, logger: logger)
+        var slot: PickupSlot?
+        switch (calendar, pickupSlot) {
+        case (let calendar?, let start?): slot = try calendar.slot(startingAt: start, now: now)
+        case (.some, nil): throw SlotError.slotRequired
+        case (nil, .some): throw SlotError.unavailable(.noCalendar)
+        case (nil, nil): break
+        }
 
         let items = try await connection.query(
             """
@@ -128,16 +152,26 @@ struct Checkout: Sendable {
         var reservedLines = 0
         for try await _ in reserved { reservedLines += 1 }
         guard reservedLines == lines.count else { throw APIError.internal }  // unreachable: the rows are locked
+        if let slot, let calendar {
+            guard try await SlotBookingQueries.take(store: store, start: slot.start, capacity: calendar.capacity, on: connection, logger: logger)
+            else { throw SlotError.full(start: slot.start) }
+        }
 
         let orderID = OrderID(UUID())
-        let token = try signer.sign(PickupToken.Claims(
-            orderID: orderID.rawValue, storeNumber: UInt32(tokenNumber), expiry: UInt32(clamping: expiry)))
+        // The token lives until the slot's end plus the grace period; without a slot, the store's collection window.
+        let claims = if let slot, let calendar {
+            PickupToken.Claims(orderID: orderID.rawValue, storeNumber: UInt32(tokenNumber), expiresAt: calendar.collectionDeadline(for: slot))
+        } else {
+            PickupToken.Claims(orderID: orderID.rawValue, storeNumber: UInt32(tokenNumber), expiry: UInt32(clamping: expiry))
+        }
+        let token = try signer.sign(claims)
         let inserted = try await connection.query(
             """
             WITH o AS (
-                INSERT INTO orders (id, store_id, customer_id, payment_method, total_amount, currency, idempotency_key, request_hash)
+                INSERT INTO orders (id, store_id, customer_id, payment_method, total_amount, currency, idempotency_key, request_hash,
+                                    pickup_slot_start, pickup_slot_end)
                 VALUES (\(orderID.rawValue), \(store.rawValue), \(customer.rawValue), \(method.rawValue), \(total), \(currency),
-                        \(key), \(hash))
+                        \(key), \(hash), \(slot?.start), \(slot?.end))
                 RETURNING number, created_at
             ), l AS (
                 INSERT INTO order_lines (store_id, order_id, product_id, name, unit_price, quantity)
@@ -165,6 +199,8 @@ struct Checkout: Sendable {
             lines: lines.sorted { ($0.name, $0.productID.description) < ($1.name, $1.productID.description) },
             history: [OrderEvent(from: nil, to: .pending, actorID: customer, actorName: customerName, reason: nil, at: createdAt)],
             pickup: PickupRecord(text: token.text, expiresAt: token.claims.expiresAt, usedAt: nil))
+        order.pickupSlot = slot
+        order.pickupTimeZone = calendar?.timeZone
         // Age-restricted goods: say "bring ID" at once (the lines' minimum ages, read with the cart
         // in this transaction, are what the insert trigger records).
         order.idCheck = lines.compactMap(\.minimumAge).max().map { IDCheck(minimumAge: $0, confirmation: nil) }

@@ -92,6 +92,10 @@ public struct Order: Sendable, Equatable {
     public var refundDueAmount: Int64 = 0
     /// Set when the order holds age-restricted goods (`IDCheck`).
     public var idCheck: IDCheck? = nil
+    /// The slot it is collected in; nil at a store without a calendar.
+    public var pickupSlot: PickupSlot? = nil
+    /// The store's zone, for the slot's local times (nil when the store has no calendar now).
+    public var pickupTimeZone: TimeZone? = nil
 
     /// What is still to pay before hand-over: the total while unpaid, nothing once paid.
     public var amountDue: Money { Money(amount: paymentStatus.isSettled ? 0 : total.amount, currency: total.currency) }

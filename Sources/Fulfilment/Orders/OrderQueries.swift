@@ -14,6 +14,8 @@ public struct OrderSummary: Sendable, Equatable {
     public var total: Money
     public var itemCount: Int
     public var createdAt: Date
+    /// The slot it is collected in; nil at a store without a calendar.
+    public var pickupSlot: PickupSlot? = nil
 }
 
 /// The SQL that reads orders (writes live with the operation that makes them: `Checkout`,
@@ -26,16 +28,17 @@ enum OrderQueries {
             SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
                    o.total_amount, o.currency::text, o.created_at, o.packaged_at, o.delivering_at, o.completed_at,
                    o.cancelled_at, o.paid_at, o.collected_at, o.collected_by, t.text, t.expires_at, t.used_at,
-                   o.refund_due_amount
+                   o.refund_due_amount, o.pickup_slot_start, o.pickup_slot_end, c.time_zone
             FROM orders o
             JOIN users u ON u.id = o.customer_id
             LEFT JOIN pickup_tokens t ON t.order_id = o.id
+            LEFT JOIN store_calendars c ON c.store_id = o.store_id
             WHERE o.id = \(id.rawValue)
             """, logger: logger)
         var found: Order?
         for try await row in rows.decode(
             (UUID, Int64, UUID, UUID, String, String, String, String, Int64, String, Date, Date?, Date?, Date?,
-             Date?, Date?, Date?, UUID?, String?, Date?, Date?, Int64).self)
+             Date?, Date?, Date?, UUID?, String?, Date?, Date?, Int64, Date?, Date?, String?).self)
         {
             found = Order(
                 id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerID: UserID(row.3), customerName: row.4,
@@ -45,6 +48,10 @@ enum OrderQueries {
                 paidAt: row.15, collectedAt: row.16, collectedBy: row.17.map(UserID.init),
                 pickup: row.18.map { PickupRecord(text: $0, expiresAt: row.19 ?? row.10, usedAt: row.20) },
                 refundDueAmount: row.21)
+            if let start = row.22, let end = row.23 {
+                found?.pickupSlot = PickupSlot(start: start, end: end)
+                found?.pickupTimeZone = row.24.flatMap(TimeZone.init(identifier:))
+            }
         }
         guard var order = found else { return nil }
         order.lines = try await lines(of: id, on: connection, logger: logger)
@@ -124,17 +131,20 @@ enum OrderQueries {
     private static let summaryColumns = """
         o.id, o.number, o.store_id, u.name, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text,
         (SELECT coalesce(sum(quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id), o.created_at,
-        (extract(epoch FROM o.created_at) * 1000000)::int8
+        (extract(epoch FROM o.created_at) * 1000000)::int8, o.pickup_slot_start, o.pickup_slot_end
         """
 
     private static func page(_ rows: PostgresRowSequence, limit: Int) async throws -> Page<OrderSummary> {
         var items: [(OrderSummary, Int64)] = []
-        for try await row in rows.decode((UUID, Int64, UUID, String, String, String, String, Int64, String, Int64, Date, Int64).self) {
+        for try await row in rows.decode(
+            (UUID, Int64, UUID, String, String, String, String, Int64, String, Int64, Date, Int64, Date?, Date?).self)
+        {
             items.append((OrderSummary(
                 id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerName: row.3,
                 status: OrderStatus(rawValue: row.4) ?? .pending, paymentMethod: PaymentMethod(rawValue: row.5) ?? .payAtCollection,
                 paymentStatus: PaymentStatus(rawValue: row.6) ?? .unpaid, total: Money(amount: row.7, currency: row.8),
-                itemCount: Int(row.9), createdAt: row.10), row.11))
+                itemCount: Int(row.9), createdAt: row.10,
+                pickupSlot: row.12.flatMap { start in row.13.map { PickupSlot(start: start, end: $0) } }), row.11))
         }
         let page = Array(items.prefix(limit))
         let next = items.count > limit ? page.last.map { PageCursor.encode(PageCursor.Dated(t: $0.1, id: $0.0.id.rawValue)) } : nil

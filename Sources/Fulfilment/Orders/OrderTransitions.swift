@@ -54,9 +54,10 @@ enum OrderTransitions {
     }
 
     /// The conditional update for `from → to` (not `completed`: see `Collections`), its history
-    /// entry and, for a cancellation, the release of its reserved stock and what a paid order
-    /// now owes back. When another transaction moved the order first, 409 `invalid_transition`
-    /// from the state it is in now. `actor` nil is the system (the expiry of uncollected orders).
+    /// entry and, for a cancellation, the release of its reserved stock and its pickup slot's
+    /// place, and what a paid order now owes back. When another transaction moved the order
+    /// first, 409 `invalid_transition` from the state it is in now. `actor` nil is the system
+    /// (the expiry of uncollected orders).
     static func apply(
         order id: OrderID, store: StoreID, from: OrderStatus, to: OrderStatus, reason: String?, actor: UserID?,
         on connection: PostgresConnection, logger: Logger
@@ -101,6 +102,9 @@ enum OrderTransitions {
                 FROM order_lines l
                 WHERE l.order_id = \(id.rawValue) AND stock.store_id = \(store.rawValue) AND stock.product_id = l.product_id
                 """, logger: logger)
+            // Its pickup slot's place goes back to the store (after the stock and the order row:
+            // the lock order of `SlotBookingQueries`). Every cancellation comes through here.
+            try await SlotBookingQueries.free(orderOf: id, on: connection, logger: logger)
         }
         if to == .packaged || to == .cancelled {
             try await OrderQueries.reconcileRefund(of: id, on: connection, logger: logger)

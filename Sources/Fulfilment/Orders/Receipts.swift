@@ -21,9 +21,12 @@ struct Receipts: Sendable {
         try await database.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
-                SELECT o.store_id, s.token_number, extract(epoch FROM now() + s.collection_window)::int8,
+                SELECT o.store_id, s.token_number,
+                       extract(epoch FROM coalesce(o.pickup_slot_end + make_interval(mins => c.grace_minutes),
+                                                   now() + s.collection_window))::int8,
                        extract(epoch FROM t.expires_at)::int8
                 FROM orders o JOIN stores s ON s.id = o.store_id JOIN pickup_tokens t ON t.order_id = o.id
+                LEFT JOIN store_calendars c ON c.store_id = o.store_id
                 WHERE o.id = \(id.rawValue)
                 FOR UPDATE OF o, t
                 """, logger: logger)
@@ -40,7 +43,8 @@ struct Receipts: Sendable {
                 throw OrderError.alreadyCollected(at: order.collectedAt ?? order.createdAt, by: order.history.last?.actorName ?? "staff")
             case .pending, .packaged, .delivering: break
             }
-            // A fresh collection window from now; never the very claims of the old token (Ed25519
+            // A fresh collection window from now (for an order with a slot, its end plus the grace
+            // period, as at checkout); never the very claims of the old token (Ed25519
             // signatures are deterministic, so equal claims would give the same text back).
             let expiry = freshExpiry == oldExpiry ? freshExpiry + 1 : freshExpiry
             let token = try signer.sign(PickupToken.Claims(

@@ -7,6 +7,8 @@ struct PickBatch: Sendable {
     var id: UUID
     var storeID: StoreID
     var storeName: String
+    /// The store's zone when it has a calendar: the sheet's date and slots are printed in it.
+    var timeZone: TimeZone? = nil
     var status: String
     var createdAt: Date
     var completedAt: Date?
@@ -19,6 +21,7 @@ struct PickBatch: Sendable {
         var number: Int64
         var tote: String
         var status: String
+        var pickupSlot: PickupSlot? = nil
     }
 
     struct BatchLine: Sendable {
@@ -48,7 +51,13 @@ struct PickBatch: Sendable {
     }
 
     var header: PickSheetHeader {
-        PickSheetHeader(storeName: storeName, batchID: id.uuidString.lowercased(), createdAt: createdAt)
+        var slots: [PickList.OrderID: String] = [:]
+        for order in orders {
+            if let slot = order.pickupSlot { slots[PickList.OrderID(order.orderID.uuidString.lowercased())] = SlotText.label(slot, in: timeZone) }
+        }
+        return PickSheetHeader(
+            storeName: storeName, batchID: id.uuidString.lowercased(), createdAt: createdAt,
+            timeZone: timeZone ?? TimeZone(identifier: "UTC")!, slots: slots)
     }
 
     func line(order: UUID, product: UUID) -> BatchLine? {

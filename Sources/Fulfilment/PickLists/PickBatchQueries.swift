@@ -5,7 +5,8 @@ import PostgresNIO
 
 /// The SQL of pick batches, their orders and picks.
 enum PickBatchQueries {
-    /// Claims up to `limit` pending orders of `store` that are on no open batch. `SKIP LOCKED`
+    /// Claims up to `limit` pending orders of `store` that are on no open batch, those of the
+    /// earliest pickup slots first (orders without a slot after them, oldest first). `SKIP LOCKED`
     /// means two staff creating batches at once never get the same order; the partial unique
     /// index on open batch orders backs that up.
     static func claimOrders(
@@ -19,7 +20,7 @@ enum PickBatchQueries {
             WHERE o.store_id = \(store.rawValue) AND o.status = 'pending'
               AND (NOT \(restrict) OR o.id = ANY(\(ids)))
               AND NOT EXISTS (SELECT 1 FROM pick_batch_orders b WHERE b.order_id = o.id AND b.open)
-            ORDER BY o.created_at, o.id
+            ORDER BY o.pickup_slot_start NULLS LAST, o.created_at, o.id
             LIMIT \(limit)
             FOR UPDATE OF o SKIP LOCKED
             """, logger: logger)
@@ -48,22 +49,25 @@ enum PickBatchQueries {
         var batch: PickBatch?
         let head = try await connection.run(
             """
-            SELECT b.id, b.store_id, s.name, b.status, b.created_at, b.completed_at
-            FROM pick_batches b JOIN stores s ON s.id = b.store_id WHERE b.id = \(id)
+            SELECT b.id, b.store_id, s.name, b.status, b.created_at, b.completed_at, c.time_zone
+            FROM pick_batches b JOIN stores s ON s.id = b.store_id LEFT JOIN store_calendars c ON c.store_id = b.store_id
+            WHERE b.id = \(id)
             """, logger: logger)
-        for try await row in head.decode((UUID, UUID, String, String, Date, Date?).self) {
+        for try await row in head.decode((UUID, UUID, String, String, Date, Date?, String?).self) {
             batch = PickBatch(
-                id: row.0, storeID: StoreID(row.1), storeName: row.2, status: row.3, createdAt: row.4, completedAt: row.5,
-                orders: [], lines: [], locations: [:])
+                id: row.0, storeID: StoreID(row.1), storeName: row.2, timeZone: row.6.flatMap(TimeZone.init(identifier:)),
+                status: row.3, createdAt: row.4, completedAt: row.5, orders: [], lines: [], locations: [:])
         }
         guard var batch else { return nil }
         let orders = try await connection.run(
             """
-            SELECT o.id, o.number, bo.tote, o.status FROM pick_batch_orders bo JOIN orders o ON o.id = bo.order_id
+            SELECT o.id, o.number, bo.tote, o.status, o.pickup_slot_start, o.pickup_slot_end
+            FROM pick_batch_orders bo JOIN orders o ON o.id = bo.order_id
             WHERE bo.batch_id = \(id) ORDER BY bo.tote
             """, logger: logger)
-        for try await row in orders.decode((UUID, Int64, String, String).self) {
-            batch.orders.append(.init(orderID: row.0, number: row.1, tote: row.2, status: row.3))
+        for try await row in orders.decode((UUID, Int64, String, String, Date?, Date?).self) {
+            let slot = row.4.flatMap { start in row.5.map { PickupSlot(start: start, end: $0) } }
+            batch.orders.append(.init(orderID: row.0, number: row.1, tote: row.2, status: row.3, pickupSlot: slot))
         }
         let lines = try await connection.run(
             """

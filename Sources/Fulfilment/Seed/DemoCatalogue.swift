@@ -55,6 +55,12 @@ enum DemoCatalogue {
     static let storeCode = "QC-KGN"
     static let storeName = "Quick Cart Half Way Tree"
     static let storeAddress = "Half Way Tree Road, Kingston, Jamaica"
+    /// Open 08:00–20:00 every day in Kingston, late until 22:00 on Fridays; half-hour slots of
+    /// four orders, booked at least two hours and at most a week ahead, collectable for a day after.
+    static let calendar = StoreCalendar(
+        timeZone: TimeZone(identifier: "America/Jamaica")!,
+        hours: (1...7).map { StoreCalendar.Range(weekday: $0, opens: 8 * 60, closes: $0 == 5 ? 22 * 60 : 20 * 60) },
+        closures: [], slotMinutes: 30, capacity: 4, leadMinutes: 120, horizonDays: 7, graceMinutes: 1440)
     static let currency = "JMD"
 
     /// Twelve aisles. The floor is walked produce-first and the chilled run is walked

@@ -4,7 +4,8 @@ import PostgresNIO
 import QRReceipt
 
 /// A few pending orders of the demo customer, placed through the real checkout, so the order
-/// board, pick lists and QR receipts have something to show on the first `make run`.
+/// board, pick lists and QR receipts have something to show on the first `make run`. Each takes
+/// one of the store's earliest bookable slots (the first two share one), so the board has groups.
 public enum DemoOrders {
     /// Baskets by product name fragment and quantity; every name is in `DemoCatalogue`.
     static let baskets: [[(String, Int)]] = [
@@ -21,6 +22,9 @@ public enum DemoOrders {
             return []
         }
         let checkout = Checkout(database: database, signer: signer)
+        let now = Date()
+        let calendar = try await CalendarQueries.calendar(store: store, on: database.client, logger: logger)
+        let slots = calendar.map { $0.bookableSlots(from: LocalDate(now, in: $0.timeZone), days: 3, now: now) } ?? []
         var numbers: [Int64] = []
         try await CartQueries.setStore(customer: customer.id, store: store, on: database.client, logger: logger)
         for (index, basket) in baskets.enumerated() {
@@ -28,8 +32,10 @@ public enum DemoOrders {
                 guard let product = try await productID(named: name, on: database.client, logger: logger) else { continue }
                 try await CartQueries.setQuantity(customer: customer.id, product: product, quantity: quantity, on: database, logger: logger)
             }
+            let slot = slots.isEmpty ? nil : slots[min(max(index - 1, 0), slots.count - 1)]
             let result = try await checkout.run(
-                customer: customer.id, method: .payAtCollection, idempotencyKey: "demo-order-\(index + 1)", logger: logger)
+                customer: customer.id, method: .payAtCollection, pickupSlot: slot?.start, now: now,
+                idempotencyKey: "demo-order-\(index + 1)", logger: logger)
             numbers.append(result.order.number)
         }
         return numbers

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Loads the demo store (`DemoCatalogue`) in one transaction. Running it again changes
+/// Loads the demo store (`DemoCatalogue`) and its pickup calendar in one transaction. Running it again changes
 /// nothing: a store with the demo code already present means the demo is loaded.
 public enum DemoSeed {
     public struct Summary: Sendable {
@@ -27,6 +27,7 @@ public enum DemoSeed {
                 VALUES (\(storeID), \(DemoCatalogue.storeCode), \(DemoCatalogue.storeName),
                         \(DemoCatalogue.storeAddress), \(DemoCatalogue.currency))
                 """, logger: logger)
+            try await CalendarQueries.replace(store: StoreID(storeID), with: DemoCatalogue.calendar, on: connection, logger: logger)
             var aisleIDs: [String: UUID] = [:]
             for aisle in DemoCatalogue.aisles {
                 let id = UUID()

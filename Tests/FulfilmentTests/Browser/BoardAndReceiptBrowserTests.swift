@@ -46,6 +46,36 @@ struct BoardAndReceiptBrowserTests {
         }
     }
 
+    @Test("the board groups open orders by pickup slot, earliest first, and flags the late ones", .timeLimit(.minutes(3)))
+    func boardBySlot() async throws {
+        let clock = TestClock("2027-03-26T10:00:00Z")
+        try await withApp(clock: clock) { app in
+            let (store, _) = try await app.storeWithCalendar(TestApp.everyDay(capacity: 2))
+            let staff = try await app.storeAccount(.staff, store: store)
+            var numbers: [Int] = []
+            for slot in ["2027-03-26T14:00:00Z", "2027-03-26T12:00:00Z", "2027-03-26T14:00:00Z"] {
+                let (customer, _) = try await app.shopper(at: store)
+                numbers.append(try #require(try await app.checkout(customer, slot: slot).json["number"].int))
+            }
+            // 13:10: the 12:00 slot is over and its order not collected.
+            clock.set("2027-03-26T13:10:00Z")
+            try await withBrowser { browser in
+                try await browser.signIn(staff, at: app.baseURL)
+                try await browser.open(app.baseURL + "/console/orders")
+                try await browser.waitFor("#board-pending")
+                // Group headings are set in capitals by the style sheet.
+                let pending = try await browser.text("#board-pending").uppercased()
+                let early = try #require(pending.range(of: "SLOT FRI 26 MAR 12:00–12:30 (1)"))
+                let later = try #require(pending.range(of: "SLOT FRI 26 MAR 14:00–14:30 (2)"))
+                #expect(early.lowerBound < later.lowerBound)
+                #expect(try await browser.text("#order-\(numbers[1]) .slot") == "12:00–12:30 Late")
+                #expect(try await browser.text("#late-\(numbers[1])") == "Late")
+                #expect((try? await browser.find("#late-\(numbers[0])")) == nil)
+                #expect(try await browser.text("#order-\(numbers[2]) .slot") == "14:00–14:30")
+            }
+        }
+    }
+
     @Test("a customer sees their order with the QR receipt, which decodes (zbarimg) to their pickup code", .timeLimit(.minutes(3)))
     func receipt() async throws {
         let zbarimg = try #require(WebDriver.executable("zbarimg"), "zbarimg is not installed (apt-get install zbar-tools)")

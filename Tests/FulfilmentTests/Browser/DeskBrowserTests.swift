@@ -7,6 +7,23 @@ import Testing
 /// the code and presses Enter, so the test does exactly that.
 @Suite("The desk in a browser", .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
 struct DeskBrowserTests {
+    @Test("the desk shows the order's pickup slot in the store's local time", .timeLimit(.minutes(3)))
+    func deskShowsSlot() async throws {
+        try await withApp(clock: TestClock("2027-03-26T10:00:00Z")) { app in
+            let (store, _) = try await app.storeWithCalendar(TestApp.everyDay(zone: "America/Jamaica"))
+            let desk = try await app.storeAccount(.staff, store: store)
+            let (customer, _) = try await app.shopper(at: store)
+            let order = try await app.checkout(customer, slot: "2027-03-26T19:30:00Z").json
+            let token = try #require(order["pickupToken"].string)
+            try await withBrowser { browser in
+                try await browser.signIn(desk, at: app.baseURL)
+                try await browser.type(token + "\n", into: "#token")
+                try await browser.waitFor("#verdict[data-verdict=not_ready]")
+                #expect(try await browser.text("#pickup-slot") == "Fri 26 Mar 14:30–15:00")
+            }
+        }
+    }
+
     @Test("scan, see pay first, take cash, hand over, scan again: already collected, by whom and when", .timeLimit(.minutes(3)))
     func deskFlow() async throws {
         try await withApp { app in

@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+import PostgresNIO
+import QRReceipt
+
+/// A store's calendar and the slots customers book in it: reading and replacing the calendar,
+/// listing the bookable slots with their remaining places, and moving an order to another slot.
+/// Taking a place at checkout is `Checkout`'s (same transaction as the stock); freeing it on
+/// cancellation is `OrderTransitions.apply`'s (every cancellation path).
+struct PickupSlots: Sendable {
+    let database: Database
+
+    /// A bookable slot and how many of its places are left.
+    struct Availability: Sendable {
+        var slot: PickupSlot
+        var capacity: Int
+        var remaining: Int
+    }
+
+    func calendar(store: StoreID, logger: Logger) async throws -> StoreCalendar {
+        guard try await CalendarQueries.storeExists(store, on: database.client, logger: logger) else { throw OrderError.storeNotFound }
+        guard let calendar = try await CalendarQueries.calendar(store: store, on: database.client, logger: logger) else {
+            throw SlotError.calendarNotFound
+        }
+        return calendar
+    }
+
+    /// Replaces the store's calendar. Places already booked stay booked, whatever the new hours
+    /// or capacity: a lower capacity only stops new bookings until enough are freed.
+    func setCalendar(store: StoreID, to calendar: StoreCalendar, logger: Logger) async throws -> StoreCalendar {
+        try await database.transaction(logger: logger) { connection in
+            guard try await CalendarQueries.storeExists(store, on: connection, logger: logger) else { throw OrderError.storeNotFound }
+            try await CalendarQueries.replace(store: store, with: calendar, on: connection, logger: logger)
+            return calendar
+        }
+    }
+
+    /// The bookable slots starting on `from` (the store's today when nil) and the `days` after.
+    func available(store: StoreID, from: LocalDate?, days: Int, now: Date, logger: Logger) async throws -> (StoreCalendar, [Availability]) {
+        let calendar = try await self.calendar(store: store, logger: logger)
+        let first = from ?? LocalDate(now, in: calendar.timeZone)
+        let slots = calendar.bookableSlots(from: first, days: days, now: now)
+        guard let earliest = slots.first?.start, let latest = slots.last?.start else { return (calendar, []) }
+        let booked = try await SlotBookingQueries.booked(
+            store: store, from: earliest, to: latest.addingTimeInterval(1), on: database.client, logger: logger)
+        return (calendar, slots.map { slot in
+            Availability(slot: slot, capacity: calendar.capacity, remaining: max(0, calendar.capacity - (booked[slot.start] ?? 0)))
+        })
+    }
+
+    /// Moves the customer's own pending or packaged order to the slot starting at `start`: the
+    /// old place is freed and the new one taken in one transaction (a full slot leaves the order
+    /// where it was), and the pickup token is issued again to expire at the new slot's end plus
+    /// the grace period (the old QR stops working, `superseded`). Moving to its own slot changes nothing.
+    func move(order id: OrderID, to start: Date, by customer: Identity, now: Date, signer: PickupTokenSigner, logger: Logger) async throws -> Order {
+        try await database.transaction(logger: logger) { connection in
+            // The order row first: two moves of one order run one after the other.
+            let rows = try await connection.query(
+                """
+                SELECT o.store_id, o.customer_id, o.status, o.pickup_slot_start, s.token_number
+                FROM orders o JOIN stores s ON s.id = o.store_id
+                WHERE o.id = \(id.rawValue)
+                FOR UPDATE OF o
+                """, logger: logger)
+            var found: (UUID, UUID, String, Date?, Int32)?
+            for try await row in rows.decode((UUID, UUID, String, Date?, Int32).self) { found = row }
+            guard let (storeUUID, owner, statusText, current, tokenNumber) = found, owner == customer.userID.rawValue else {
+                throw OrderError.orderNotFound
+            }
+            let store = StoreID(storeUUID)
+            let status = OrderStatus(rawValue: statusText) ?? .pending
+            guard status == .pending || status == .packaged else { throw SlotError.notMovable(status) }
+            guard let calendar = try await CalendarQueries.calendar(store: store, on: connection, logger: logger) else {
+                throw SlotError.unavailable(.noCalendar)
+            }
+            let slot = try calendar.slot(startingAt: start, now: now)
+            if current != slot.start {
+                try await SlotBookingQueries.lock(store: store, starts: current ?? slot.start, slot.start, on: connection, logger: logger)
+                try await SlotBookingQueries.free(orderOf: id, on: connection, logger: logger)
+                guard try await SlotBookingQueries.take(store: store, start: slot.start, capacity: calendar.capacity, on: connection, logger: logger)
+                else { throw SlotError.full(start: slot.start) }
+                let token = try signer.sign(PickupToken.Claims(
+                    orderID: id.rawValue, storeNumber: UInt32(tokenNumber), expiresAt: calendar.collectionDeadline(for: slot)))
+                try await connection.query(
+                    """
+                    WITH o AS (
+                        UPDATE orders SET pickup_slot_start = \(slot.start), pickup_slot_end = \(slot.end) WHERE id = \(id.rawValue)
+                    )
+                    UPDATE pickup_tokens SET key_id = \(Int32(token.keyID.rawValue)), text = \(token.text), issued_at = now(),
+                                             expires_at = to_timestamp(\(Int64(token.claims.expiry)))
+                    WHERE order_id = \(id.rawValue)
+                    """, logger: logger)
+            }
+            guard let order = try await OrderQueries.order(id: id, on: connection, logger: logger) else { throw OrderError.orderNotFound }
+            return order
+        }
+    }
+}
