@@ -8,12 +8,15 @@ p=sys.argv[1]
 d=yaml.safe_load(open(p))
 schemas=d['components']['schemas']; params=d['components'].get('parameters',{})
 req=set()
+inline=[]
 def walk(s, seen):
     if not isinstance(s, dict): return
     if '$ref' in s:
         name=s['$ref'].split('/')[-1]
         if name in seen: return
         seen.add(name); req.add(name); walk(schemas[name], seen); return
+    if s.get('type')=='object' and s.get('properties') and s.get('additionalProperties') is not False:
+        inline.append(s)
     for v in s.get('properties',{}).values(): walk(v, seen)
     if 'items' in s: walk(s['items'], seen)
 problems=[]
@@ -26,6 +29,10 @@ for path,item in d['paths'].items():
             if not op['requestBody'].get('required'): problems.append(('optional body', op['operationId']))
         q=any((params[x['$ref'].split('/')[-1]] if '$ref' in x else x).get('in')=='query' for x in op.get('parameters',[]))
         if q and '422' not in op['responses']: problems.append(('query without 422', op['operationId']))
+for r in sorted(req):
+    schemas[r]['_name']=r
+for o in inline:
+    if '_name' not in o: problems.append(('open inline object with', ', '.join(sorted(o['properties']))))
 for r in sorted(req):
     sc=schemas[r]
     if sc.get('type')=='object' and sc.get('additionalProperties') is not False and r!='PaymentWebhookEvent':
