@@ -61,7 +61,9 @@ func buildRouter(
     }
     let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts, clock: clock)
     let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
-    try api.registerHandlers(on: router, middlewares: [access, WebhookSignatureMiddleware(secret: webhookSecret)])
+    try api.registerHandlers(
+        on: router, configuration: .init(dateTranscoder: RFC3339DateTranscoder()),
+        middlewares: [access, WebhookSignatureMiddleware(secret: webhookSecret)])
     Console(api: api, secureCookies: secureCookies).register(on: router)
     return router
 }

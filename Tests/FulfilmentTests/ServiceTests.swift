@@ -73,6 +73,16 @@ struct ServiceTests {
         #expect(wrongType.details?["field"] == .string("quantity"))
     }
 
+    @Test("date-times are read with or without fractional seconds and with offsets, and written in whole seconds UTC")
+    func dateTimes() throws {
+        let transcoder = RFC3339DateTranscoder()
+        let whole = try transcoder.decode("2026-11-23T08:30:00Z")
+        #expect(try transcoder.decode("2026-11-23T08:30:00.125Z").timeIntervalSince(whole) == 0.125)
+        #expect(try transcoder.decode("2026-11-23T09:30:00+01:00") == whole)
+        #expect(try transcoder.encode(whole) == "2026-11-23T08:30:00Z")
+        #expect(throws: DecodingError.self) { try transcoder.decode("2026-11-23 08:30") }
+    }
+
     @Test("/readyz goes 503 when the database is stopped, and back to 200 when it returns")
     func readinessFollowsDatabase() async throws {
         let dir = URL(fileURLWithPath: "/tmp/fulfilment-ready-\(UInt32.random(in: 0...UInt32.max))")
