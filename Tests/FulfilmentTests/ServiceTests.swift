@@ -80,7 +80,11 @@ struct ServiceTests {
         #expect(try transcoder.decode("2026-11-23T08:30:00.125Z").timeIntervalSince(whole) == 0.125)
         #expect(try transcoder.decode("2026-11-23T09:30:00+01:00") == whole)
         #expect(try transcoder.encode(whole) == "2026-11-23T08:30:00Z")
-        #expect(throws: DecodingError.self) { try transcoder.decode("2026-11-23 08:30") }
+        #expect(try transcoder.decode("2026-11-22T19:11:00-13:19") == whole)
+        #expect(try transcoder.decode("0269-04-17T21:51:43Z") < whole)
+        for bad in ["2026-11-23 08:30", "2026-13-01T00:00:00Z", "2026-11-23T08:30:00", "2026-11-23T24:00:00Z", "2026-11-23T08:30:00+1:00"] {
+            #expect(throws: DecodingError.self) { try transcoder.decode(bad) }
+        }
     }
 
     @Test("/readyz goes 503 when the database is stopped, and back to 200 when it returns")

@@ -9,9 +9,9 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public init(day: Int) { self.day = day }
 
-    /// Nil unless `year-month-day` is a real date between years 1970 and 9999.
+    /// Nil unless `year-month-day` is a real date between years 1 and 9999.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1970...9999).contains(year), (1...12).contains(month), (1...Self.length(ofMonth: month, year: year)).contains(day) else {
+        guard (1...9999).contains(year), (1...12).contains(month), (1...Self.length(ofMonth: month, year: year)).contains(day) else {
             return nil
         }
         self.day = Self.days(year: year, month: month, day: day)
