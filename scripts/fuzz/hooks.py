@@ -90,3 +90,11 @@ def map_case(context, case):
         case.body = tiny_png()
         case.media_type = "image/png"
     return case
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    """Keeps every failure but one: an image upload of the real PNG above, judged "invalid"
+    because bytes cannot be checked against the contract's `string` schema for binary bodies.
+    Uploads of text that is no image are still sent, and must still be refused (415)."""
+    return not (getattr(failure, "code", "") == "ST201" and case.body == tiny_png())
