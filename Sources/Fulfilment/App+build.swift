@@ -18,7 +18,9 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
         throttle: configuration.loginThrottle, sessionLifetime: configuration.sessionLifetime)
     let keys = KeyringStore(configuration.keyring)
     let health = DatabaseHealth()
-    let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts,
+    let bus = EventBus(database: database, logger: logger)
+    let events = EventStream(database: database, bus: bus, heartbeat: configuration.eventHeartbeat)
+    let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events,
         webhookSecret: configuration.webhookSecret, health: health, metricsToken: configuration.metricsToken,
         secureCookies: configuration.secureCookies, clock: configuration.clock)
     var app = Application(
@@ -28,6 +30,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
             database.client, KeyringWatcher(store: keys, logger: logger, pollInterval: configuration.keysPollInterval),
             DatabaseProbe(connection: configuration.database, health: health, logger: logger),
             OrderExpiryService(expiry: OrderExpiry(database: database), interval: configuration.expiryInterval, logger: logger),
+            bus,
         ],
         logger: logger
     )
@@ -38,7 +41,8 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
 }
 
 func buildRouter(
-    database: Database, migrations: [Migration], keys: KeyringStore, accounts: Accounts, webhookSecret: String? = nil,
+    database: Database, migrations: [Migration], keys: KeyringStore, accounts: Accounts, events: EventStream,
+    webhookSecret: String? = nil,
     health: DatabaseHealth = DatabaseHealth(), metricsToken: String? = nil, secureCookies: Bool = false,
     clock: @escaping @Sendable () -> Date = { Date() }
 ) throws -> Router<AppRequestContext> {
@@ -59,7 +63,7 @@ func buildRouter(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
-    let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts, clock: clock)
+    let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events, clock: clock)
     let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
     try api.registerHandlers(
         on: router, configuration: .init(dateTranscoder: RFC3339DateTranscoder()),

@@ -28,6 +28,11 @@ public struct AppConfiguration: Sendable {
     /// order twice (see `OrderExpiry`).
     public var expiryInterval: Duration = .seconds(
         ProcessInfo.processInfo.environment["FULFILMENT_EXPIRY_SECONDS"].flatMap { Int($0) }.map { min(max($0, 1), 3600) } ?? 60)
+    /// How often a live event stream sends a comment line when nothing happens
+    /// (`FULFILMENT_EVENT_HEARTBEAT_SECONDS`, default 15, 1 to 300): proxies keep the connection,
+    /// and a client that went away is noticed by the next write.
+    public var eventHeartbeat: Duration = .seconds(
+        ProcessInfo.processInfo.environment["FULFILMENT_EVENT_HEARTBEAT_SECONDS"].flatMap { Int($0) }.map { min(max($0, 1), 300) } ?? 15)
     /// How many bcrypt hashes run and wait at once (`FULFILMENT_BCRYPT_SLOTS`, `FULFILMENT_BCRYPT_WAITING`;
     /// one running per core and eight waiting per core unless set). Beyond that, sign-in answers 429 `busy`.
     public var bcryptQueue: BcryptQueue.Limits = .from(environment: ProcessInfo.processInfo.environment)

@@ -15,6 +15,8 @@ struct API: APIProtocol {
     /// keyring of the moment.
     var keyring: PickupKeyring { keys.current }
     let accounts: Accounts
+    /// Live streams of the outbox's events (server-sent events).
+    let events: EventStream
     /// Now, for the slot rules (`AppConfiguration.clock`).
     var clock: @Sendable () -> Date = { Date() }
 

@@ -107,6 +107,10 @@ enum AccessPolicy {
         "reissueReceipt": .staff,
         "cancelOrder": .customer,
         "transitionOrder": .staff,
+        // Events (issue 14): the ready message again, and live streams (order: checked in the handler)
+        "notifyOrderReady": .staff,
+        "streamOrderEvents": .signedIn,
+        "streamStoreEvents": .staff,
         "listStoreOrders": .staff,
         "collectOrder": .staff,
         "previewCollection": .staff,

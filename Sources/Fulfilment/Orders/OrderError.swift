@@ -28,6 +28,8 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
     case tokenExpired(at: Date)
     case wrongStore
     case notReady(OrderStatus)
+    /// The ready message was sent less than a minute ago (`ReadyNotifications`).
+    case notificationTooSoon(retryAfter: Int)
     case alreadyCollected(at: Date, by: String)
     case orderCancelled
     case paymentRequired(amount: Int64, currency: String)
@@ -84,6 +86,9 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
             APIError(.forbidden, "wrong_store", "This order is collected at another store.")
         case .notReady(let status):
             APIError(.conflict, "not_ready", "The order is not ready for collection yet.", details: ["status": .string(status.rawValue)])
+        case .notificationTooSoon(let seconds):
+            APIError(.tooManyRequests, "notification_too_soon", "The ready message was sent less than a minute ago.",
+                details: ["retryAfter": .int(seconds)], headers: [.retryAfter: String(seconds)])
         case .alreadyCollected(let at, let by):
             APIError(.conflict, "already_collected", "This order was already collected.",
                 details: ["collectedAt": .string(at.formatted(.iso8601)), "collectedBy": .string(by)])

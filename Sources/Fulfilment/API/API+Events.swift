@@ -1,0 +1,28 @@
+import Foundation
+import OpenAPIRuntime
+
+extension API {
+    func notifyOrderReady(_ input: Operations.NotifyOrderReady.Input) async throws -> Operations.NotifyOrderReady.Output {
+        guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        let identity = try Identity.required
+        let order = try await ReadyNotifications(database: database).resend(order: id, by: identity, logger: logger)
+        return .ok(.init(body: .json(.init(order, for: identity))))
+    }
+
+    func streamStoreEvents(_ input: Operations.StreamStoreEvents.Input) async throws -> Operations.StreamStoreEvents.Output {
+        guard let store = StoreID(input.path.storeId) else { throw OrderError.storeNotFound }
+        // Without Last-Event-ID the stream starts now.
+        let after = try EventStream.lastEventID(input.headers.lastEventID)
+        let start = if let after { after } else { try await EventQueries.lastSequence(of: store, on: database.client, logger: logger) }
+        return .ok(.init(headers: .init(cacheControl: "no-store"), body: .textEventStream(
+            events.body(.store(store), after: start, logger: logger))))
+    }
+
+    func streamOrderEvents(_ input: Operations.StreamOrderEvents.Input) async throws -> Operations.StreamOrderEvents.Output {
+        let order = try await visibleOrder(input.path.orderId)
+        // Without Last-Event-ID the stream starts with the order's whole story.
+        let after = try EventStream.lastEventID(input.headers.lastEventID) ?? 0
+        return .ok(.init(headers: .init(cacheControl: "no-store"), body: .textEventStream(
+            events.body(.order(order.id, store: order.storeID), after: after, logger: logger))))
+    }
+}

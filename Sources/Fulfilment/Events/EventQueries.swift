@@ -1,0 +1,60 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One event as the outbox holds it: its place in its store's sequence and the JSON every
+/// subscriber receives (`event_json`, the same text a webhook delivery signs).
+struct OutboxEvent: Sendable, Equatable {
+    var sequence: Int64
+    var type: String
+    var json: String
+}
+
+/// The SQL of reading the outbox.
+enum EventQueries {
+    /// Which events a stream follows: a whole store's, or one order's.
+    enum Scope: Sendable {
+        case store(StoreID)
+        case order(OrderID, store: StoreID)
+
+        var store: StoreID {
+            switch self {
+            case .store(let store), .order(_, let store): store
+            }
+        }
+    }
+
+    /// The events of `scope` after `sequence`, oldest first, at most `limit`.
+    static func events(_ scope: Scope, after sequence: Int64, limit: Int, on client: PostgresClient, logger: Logger) async throws -> [OutboxEvent] {
+        let rows: PostgresRowSequence
+        switch scope {
+        case .store(let store):
+            rows = try await client.query(
+                """
+                SELECT e.sequence, e.type, event_json(e) FROM events e
+                WHERE e.store_id = \(store.rawValue) AND e.sequence > \(sequence)
+                ORDER BY e.sequence LIMIT \(limit)
+                """, logger: logger)
+        case .order(let order, let store):
+            rows = try await client.query(
+                """
+                SELECT e.sequence, e.type, event_json(e) FROM events e
+                WHERE e.order_id = \(order.rawValue) AND e.store_id = \(store.rawValue) AND e.sequence > \(sequence)
+                ORDER BY e.sequence LIMIT \(limit)
+                """, logger: logger)
+        }
+        var events: [OutboxEvent] = []
+        for try await (sequence, type, json) in rows.decode((Int64, String, String).self) {
+            events.append(OutboxEvent(sequence: sequence, type: type, json: json))
+        }
+        return events
+    }
+
+    /// The last sequence number `store` has given out (0 before its first event).
+    static func lastSequence(of store: StoreID, on client: PostgresClient, logger: Logger) async throws -> Int64 {
+        let rows = try await client.query(
+            "SELECT last FROM event_sequences WHERE store_id = \(store.rawValue)", logger: logger)
+        for try await last in rows.decode(Int64.self) { return last }
+        return 0
+    }
+}

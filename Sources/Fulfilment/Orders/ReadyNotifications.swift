@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// "Your order is ready" sent again by staff (a customer at the door who lost the message).
+/// The message itself is the outbox's `order.ready_for_pickup` event, written by the history
+/// entry's trigger, so it is sent exactly when the entry commits. At most one a minute per
+/// order, counting the original: a second click (the duplicate "ready" e-mail of
+/// magento/inventory#3328) sends nothing and says when it may be sent again.
+struct ReadyNotifications: Sendable {
+    let database: Database
+    /// The shortest time between two ready messages of one order.
+    static let minimumInterval: TimeInterval = 60
+
+    func resend(order id: OrderID, by staff: Identity, logger: Logger) async throws -> Order {
+        try await database.transaction(logger: logger) { connection in
+            // The order row is locked, so two clicks at once are one after the other here.
+            let rows = try await connection.query(
+                """
+                SELECT o.store_id, o.status,
+                       extract(epoch FROM now() - (SELECT max(e.occurred_at) FROM events e
+                                                   WHERE e.order_id = o.id AND e.type = 'order.ready_for_pickup'))::float8
+                FROM orders o WHERE o.id = \(id.rawValue)
+                FOR UPDATE OF o
+                """, logger: logger)
+            var found: (StoreID, OrderStatus, Double?)?
+            for try await (store, status, since) in rows.decode((UUID, String, Double?).self) {
+                found = (StoreID(store), OrderStatus(rawValue: status) ?? .pending, since)
+            }
+            guard let (store, status, since) = found, staff.worksAt(store) else { throw OrderError.orderNotFound }
+            guard status == .packaged || status == .delivering else { throw OrderError.notReady(status) }
+            if let since, since < Self.minimumInterval {
+                throw OrderError.notificationTooSoon(retryAfter: Int((Self.minimumInterval - since).rounded(.up)))
+            }
+            try await OrderQueries.recordEvent(
+                order: id, store: store, from: status, to: status, actor: staff.userID, reason: "Ready message sent again",
+                on: connection, logger: logger)
+            return try await OrderQueries.order(id: id, on: connection, logger: logger)!
+        }
+    }
+}
