@@ -41,6 +41,7 @@ public final class EventBus: Service, Sendable {
             guard !state.closed else { return nil }
             state.nextID += 1
             state.subscribers[state.nextID] = Subscriber(store: store, wake: continuation)
+            ServiceMetrics.eventStreams(state.subscribers.count)
             return state.nextID
         }
         guard let id else {
@@ -48,7 +49,10 @@ public final class EventBus: Service, Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            self?.state.withLock { state in
+                state.subscribers.removeValue(forKey: id)
+                ServiceMetrics.eventStreams(state.subscribers.count)
+            }
         }
         return stream
     }

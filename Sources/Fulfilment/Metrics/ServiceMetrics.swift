@@ -31,6 +31,12 @@ enum ServiceMetrics {
         Counter(label: "fulfilment_collections_total", dimensions: [("outcome", outcome), ("preview", String(preview))]).increment()
     }
 
+    /// How many live event streams this instance is serving now.
+    static func eventStreams(_ count: Int) {
+        bootstrap()
+        Gauge(label: "fulfilment_event_streams").record(count)
+    }
+
     static func database(reachable: Bool) {
         bootstrap()
         Gauge(label: "fulfilment_database_up").record(reachable ? 1 : 0)

@@ -14,21 +14,24 @@ struct ReadyNotifications: Sendable {
 
     func resend(order id: OrderID, by staff: Identity, logger: Logger) async throws -> Order {
         try await database.transaction(logger: logger) { connection in
-            // The order row is locked, so two clicks at once are one after the other here.
+            // The order row is locked, so two clicks at once are one after the other here; the
+            // last message is read in a statement of its own, after the lock, so the second click
+            // sees the first one's event (committed while it waited).
             let rows = try await connection.query(
-                """
-                SELECT o.store_id, o.status,
-                       extract(epoch FROM now() - (SELECT max(e.occurred_at) FROM events e
-                                                   WHERE e.order_id = o.id AND e.type = 'order.ready_for_pickup'))::float8
-                FROM orders o WHERE o.id = \(id.rawValue)
-                FOR UPDATE OF o
-                """, logger: logger)
-            var found: (StoreID, OrderStatus, Double?)?
-            for try await (store, status, since) in rows.decode((UUID, String, Double?).self) {
-                found = (StoreID(store), OrderStatus(rawValue: status) ?? .pending, since)
+                "SELECT store_id, status FROM orders WHERE id = \(id.rawValue) FOR UPDATE", logger: logger)
+            var found: (StoreID, OrderStatus)?
+            for try await (store, status) in rows.decode((UUID, String).self) {
+                found = (StoreID(store), OrderStatus(rawValue: status) ?? .pending)
             }
-            guard let (store, status, since) = found, staff.worksAt(store) else { throw OrderError.orderNotFound }
+            guard let (store, status) = found, staff.worksAt(store) else { throw OrderError.orderNotFound }
             guard status == .packaged || status == .delivering else { throw OrderError.notReady(status) }
+            let last = try await connection.query(
+                """
+                SELECT extract(epoch FROM clock_timestamp() - max(occurred_at))::float8 FROM events
+                WHERE order_id = \(id.rawValue) AND type = 'order.ready_for_pickup'
+                """, logger: logger)
+            var since: Double?
+            for try await seconds in last.decode(Double?.self) { since = seconds }
             if let since, since < Self.minimumInterval {
                 throw OrderError.notificationTooSoon(retryAfter: Int((Self.minimumInterval - since).rounded(.up)))
             }
