@@ -5,7 +5,8 @@ import Hummingbird
 /// The order board, `/console/orders`: the store's open orders by status, then by pickup slot
 /// (earliest first, each slot a group; orders without a slot after them, oldest first), with
 /// late orders (slot over, not collected) flagged, and the moves the state machine allows. Reading is `listStoreOrders` for the caller's own store;
-/// each move is `transitionOrder`, through `OrderTransitions` like the API. It refreshes itself.
+/// each move is `transitionOrder`, through `OrderTransitions` like the API. It updates itself
+/// from the store's event stream (`/console/events`).
 extension Console {
     func registerBoard(on router: Router<AppRequestContext>) {
         router.get("/console/orders") { request, context in
@@ -68,9 +69,11 @@ extension Console {
             title: "Orders", session: visit.session,
             body: """
                 <h1>Open orders</h1>
-                <p class="hint">Earliest pickup slot first; late orders are flagged. This page refreshes itself every 15 seconds.</p>
+                <p class="hint">Earliest pickup slot first; late orders are flagged. This page updates itself as orders change.</p>
                 \(noticeHTML)
+                <div id="board-live">
                 \(sections)
+                </div>
                 """,
             scripts: ["board.js"]
         ).response(status: status)

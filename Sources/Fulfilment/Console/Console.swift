@@ -26,6 +26,7 @@ struct Console: Sendable {
         registerDesk(on: router)
         registerRestrictedLines(on: router)
         registerBoard(on: router)
+        registerEvents(on: router)
         registerCustomerOrders(on: router)
         registerPickLists(on: router)
         registerStock(on: router)

@@ -1,6 +1,7 @@
 /// The console's scripts. Every page works without them (plain forms); they add what only a
 /// script can: keeping the scan box focused for a keyboard-wedge scanner, counting a scanner's
-/// repeat once, camera scanning where the browser has `BarcodeDetector`, and refreshing the board.
+/// repeat once, camera scanning where the browser has `BarcodeDetector`, and live updates of the
+/// board and the desk from the store's event stream.
 enum ConsoleScripts {
     /// Keeps keystrokes going to `#id` (the scanner types into whatever has focus) unless the
     /// person is using another field.
@@ -19,7 +20,28 @@ enum ConsoleScripts {
     }
     """#
 
-    static let desk = keepFocus + #"""
+    static let desk = keepFocus + events + #"""
+
+    // A scanned order that changes while the customer waits (packed, paid online) is checked
+    // again, and its verdict replaced in place.
+    (function () {
+      var verdict = document.getElementById('verdict');
+      if (!verdict || !verdict.getAttribute('data-order-id')) return;
+      var orderId = verdict.getAttribute('data-order-id'), token = verdict.getAttribute('data-token');
+      var csrf = document.querySelector('input[name=_csrf]');
+      onStoreEvents(function (event) {
+        var data = event.data || {};
+        var about = (data.order && data.order.id) || (data.payment && data.payment.orderId);
+        if (about !== orderId || !csrf) return;
+        var body = new URLSearchParams();
+        body.append('_csrf', csrf.value);
+        body.append('token', token);
+        fetch('/console/desk/scan', { method: 'POST', body: body, credentials: 'same-origin' })
+          .then(function (r) { return r.text(); })
+          .then(function (html) { if (replaceFrom(html, 'verdict')) document.body.setAttribute('data-updated', String(Date.now())); })
+          .catch(function () {});
+      });
+    })();
 
     (function () {
       var form = document.getElementById('scan-form');
@@ -69,16 +91,50 @@ enum ConsoleScripts {
     })();
     """#
 
-    /// The order board refreshes itself every 15 s, unless someone is typing a reason.
-    static let board = #"""
+    /// Listens to the store's events (`/console/events`); `onEvent` gets each event's JSON.
+    /// Without `EventSource` (or with the stream down) pages still work: they are plain forms.
+    private static let events = #"""
+    function onStoreEvents(onEvent) {
+      if (!window.EventSource) return null;
+      var source = new EventSource('/console/events');
+      ['order.placed', 'order.ready_for_pickup', 'order.at_collection_point', 'order.collected', 'order.cancelled',
+       'payment.succeeded'].forEach(function (type) {
+        source.addEventListener(type, function (message) {
+          try { onEvent(JSON.parse(message.data)); } catch (e) {}
+        });
+      });
+      return source;
+    }
+
+    function replaceFrom(html, id) {
+      var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById(id);
+      var here = document.getElementById(id);
+      if (fresh && here) here.replaceWith(fresh);
+      return !!(fresh && here);
+    }
+    """#
+
+    /// The order board updates its groups when an order of the store changes (a short pause
+    /// gathers a burst into one fetch), but not while someone is typing a reason; a slow
+    /// refresh covers a stream that is down.
+    static let board = events + #"""
+
     (function () {
-      setInterval(function () {
+      var timer = null, owed = false;
+      function typing() {
         var active = document.activeElement;
-        if (active && active.tagName === 'INPUT') return;
-        var typed = Array.prototype.some.call(document.querySelectorAll('input[name=reason]'), function (i) { return i.value; });
-        // Always a fresh GET of the board: after a move the address is the form's POST target.
-        if (!typed) location.assign('/console/orders');
-      }, 15000);
+        if (active && active.tagName === 'INPUT') return true;
+        return Array.prototype.some.call(document.querySelectorAll('input[name=reason]'), function (i) { return i.value; });
+      }
+      function refresh() {
+        if (typing()) { owed = true; return; }
+        owed = false;
+        fetch('/console/orders', { credentials: 'same-origin' }).then(function (r) { return r.text(); }).then(function (html) {
+          if (replaceFrom(html, 'board-live')) document.body.setAttribute('data-updated', String(Date.now()));
+        }).catch(function () { owed = true; });
+      }
+      var live = onStoreEvents(function () { clearTimeout(timer); timer = setTimeout(refresh, 150); });
+      setInterval(function () { if (owed || !live || live.readyState === 2) refresh(); }, 15000);
     })();
     """#
 

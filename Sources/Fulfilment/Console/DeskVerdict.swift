@@ -59,13 +59,20 @@ struct DeskVerdict: Sendable {
 
     func render(csrf: HTML) -> HTML {
         """
-        <section class="verdict \(tone.rawValue)" id="verdict" data-verdict="\(code)" role="status">
+        <section class="verdict \(tone.rawValue)" id="verdict" data-verdict="\(code)" \(liveAttributes) role="status">
         <p class="verdict-word">\(word)</p>
         <p class="verdict-detail" id="verdict-detail">\(detail)</p>
         \(order.map(facts) ?? .empty)
         \(actions(csrf: csrf))
         </section>
         """
+    }
+
+    /// A scanned order's id and code, so the desk's script can check it again when the order
+    /// changes (packed, paid online) while the customer waits. Not after the hand-over.
+    private var liveAttributes: HTML {
+        guard code != "handed_over", let order, let token else { return .empty }
+        return "data-order-id=\"\(order.id.description)\" data-token=\"\(token)\""
     }
 
     private func facts(_ order: Order) -> HTML {
