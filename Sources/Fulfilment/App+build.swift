@@ -28,6 +28,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
             database.client, KeyringWatcher(store: keys, logger: logger, pollInterval: configuration.keysPollInterval),
             DatabaseProbe(connection: configuration.database, health: health, logger: logger),
             OrderExpiryService(expiry: OrderExpiry(database: database), interval: configuration.expiryInterval, logger: logger),
+            WebhookDispatcherService(database: database, settings: configuration.webhookDispatch, logger: logger),
         ],
         logger: logger
     )
