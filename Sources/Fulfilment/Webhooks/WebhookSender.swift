@@ -63,11 +63,8 @@ struct WebhookSender: Sendable {
     /// A short, secret-free account of why there was no response.
     static func describe(_ error: any Error) -> String {
         if let error = error as? HTTPClientError {
-            switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout: return "timed out"
-            case .invalidURL, .emptyHost, .unsupportedScheme: return "invalid URL"
-            default: return String(describing: error).prefix(200).description
-            }
+            if [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error) { return "timed out" }
+            if [.invalidURL, .emptyHost].contains(error) { return "invalid URL" }
         }
         return String(describing: error).prefix(200).description
     }

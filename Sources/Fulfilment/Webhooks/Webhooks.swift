@@ -99,11 +99,10 @@ struct Webhooks: Sendable {
                 throw WebhookError.endpointNotFound
             }
             guard endpoint.enabled else { throw WebhookError.endpointDisabled }
-            guard let (redone, wasPending) = try await WebhookDeliveryQueries.redeliver(
-                delivery, endpoint: id, on: connection, logger: logger)
+            guard let redone = try await WebhookDeliveryQueries.redeliver(delivery, endpoint: id, on: connection, logger: logger)
             else { throw WebhookError.deliveryNotFound }
-            guard !wasPending else { throw WebhookError.deliveryPending }
-            return redone
+            guard !redone.wasPending else { throw WebhookError.deliveryPending }
+            return redone.0
         }
     }
 }
