@@ -33,6 +33,11 @@ public struct AppConfiguration: Sendable {
     /// and a client that went away is noticed by the next write.
     public var eventHeartbeat: Duration = .seconds(
         ProcessInfo.processInfo.environment["FULFILMENT_EVENT_HEARTBEAT_SECONDS"].flatMap { Int($0) }.map { min(max($0, 1), 300) } ?? 15)
+    /// How the webhook dispatcher every instance runs retries, leases and gives up
+    /// (`FULFILMENT_WEBHOOK_RETRY_SCHEDULE`, `FULFILMENT_WEBHOOK_LEASE_SECONDS`,
+    /// `FULFILMENT_WEBHOOK_DISABLE_AFTER_SECONDS`, `FULFILMENT_WEBHOOK_POLL_MS`, and the test-only
+    /// fault hook `FULFILMENT_WEBHOOK_RECORD_DELAY_MS`; see `WebhookDispatchSettings`).
+    var webhookDispatch: WebhookDispatchSettings = .from(environment: ProcessInfo.processInfo.environment)
     /// How many bcrypt hashes run and wait at once (`FULFILMENT_BCRYPT_SLOTS`, `FULFILMENT_BCRYPT_WAITING`;
     /// one running per core and eight waiting per core unless set). Beyond that, sign-in answers 429 `busy`.
     public var bcryptQueue: BcryptQueue.Limits = .from(environment: ProcessInfo.processInfo.environment)

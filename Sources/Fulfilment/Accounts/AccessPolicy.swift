@@ -24,6 +24,9 @@ enum Access: Sendable, Equatable {
     case manager
     /// The chain's admin (any store in the path).
     case admin
+    /// A manager or the chain's admin; what each reaches is scoped in the handler's SQL (a
+    /// manager their own store's, an admin all), as no store is in the path.
+    case managerOrAdmin
 
     func allows(_ role: Role) -> Bool {
         switch self {
@@ -32,6 +35,7 @@ enum Access: Sendable, Equatable {
         case .staff: role.worksInStore
         case .manager: role == .manager
         case .admin: role == .admin
+        case .managerOrAdmin: role == .manager || role == .admin
         }
     }
 }
@@ -131,5 +135,14 @@ enum AccessPolicy {
         "setStoreCalendar": .manager,
         "listPickupSlots": .anyone,
         "changePickupSlot": .customer,
+        // Webhooks (issue 14): a manager keeps their store's endpoints, an admin any store's and
+        // the chain's; `WebhookScope` puts that in every query (another store's is 404).
+        "createWebhook": .managerOrAdmin,
+        "listWebhooks": .managerOrAdmin,
+        "getWebhook": .managerOrAdmin,
+        "updateWebhook": .managerOrAdmin,
+        "deleteWebhook": .managerOrAdmin,
+        "listWebhookDeliveries": .managerOrAdmin,
+        "redeliverWebhook": .managerOrAdmin,
     ]
 }

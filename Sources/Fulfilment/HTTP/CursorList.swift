@@ -32,3 +32,5 @@ extension Components.Schemas.OrderList: CursorList {}
 extension Components.Schemas.PickupKeyList: CursorList {}
 extension Components.Schemas.PickListSummaryList: CursorList {}
 extension Components.Schemas.StockMovementList: CursorList {}
+extension Components.Schemas.WebhookEndpointList: CursorList {}
+extension Components.Schemas.WebhookDeliveryList: CursorList {}

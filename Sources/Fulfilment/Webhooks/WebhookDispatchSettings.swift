@@ -1,0 +1,66 @@
+import Foundation
+
+/// How the dispatcher retries, leases and gives up (README, *Webhooks*), from the environment.
+struct WebhookDispatchSettings: Sendable {
+    /// The pause after each failed attempt (`FULFILMENT_WEBHOOK_RETRY_SCHEDULE`, seconds,
+    /// comma-separated; fractions allowed so tests can be quick). After the last, the delivery is
+    /// `failed`. Each pause is stretched or shrunk by up to a fifth at random (jitter), so
+    /// deliveries that failed together do not all come back in the same second.
+    var retrySchedule: [Duration] = WebhookDispatchSettings.defaultSchedule
+    /// How long a claimed attempt is reserved for the instance that claimed it
+    /// (`FULFILMENT_WEBHOOK_LEASE_SECONDS`, default 60): longer than a send can take, so no
+    /// other instance sends it meanwhile, and short enough that a crash costs a minute.
+    var lease: Duration = .seconds(60)
+    /// An endpoint whose every attempt has failed for this long is disabled
+    /// (`FULFILMENT_WEBHOOK_DISABLE_AFTER_SECONDS`, default 432000: 5 days).
+    var disableAfter: Duration = .seconds(432_000)
+    /// How often each instance looks for due deliveries (`FULFILMENT_WEBHOOK_POLL_MS`, default 1000).
+    var pollInterval: Duration = .milliseconds(1000)
+    /// A fault hook for the kill -9 test only (`FULFILMENT_WEBHOOK_RECORD_DELAY_MS`, default 0):
+    /// a pause between receiving a response and recording it, so a test can kill the process in
+    /// between and see the same `webhook-id` sent again. Never set it in production.
+    var recordDelay: Duration = .zero
+    /// A 2xx within this long is a success; anything else, or nothing, a failure.
+    var timeout: Duration = .seconds(15)
+    /// Deliveries one instance claims, and sends concurrently, at a time.
+    var batchSize = 8
+    /// The most of a response body read (for `last_error`); the rest is never read.
+    var responseLimit = 4096
+
+    static let defaultSchedule: [Duration] = [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map { .seconds($0) }
+
+    static func from(environment: [String: String]) -> WebhookDispatchSettings {
+        var settings = WebhookDispatchSettings()
+        if let text = environment["FULFILMENT_WEBHOOK_RETRY_SCHEDULE"], let schedule = schedule(text) { settings.retrySchedule = schedule }
+        if let seconds = environment["FULFILMENT_WEBHOOK_LEASE_SECONDS"].flatMap(Int.init), seconds >= 1 {
+            settings.lease = .seconds(seconds)
+        }
+        if let seconds = environment["FULFILMENT_WEBHOOK_DISABLE_AFTER_SECONDS"].flatMap(Int.init), seconds >= 0 {
+            settings.disableAfter = .seconds(seconds)
+        }
+        if let ms = environment["FULFILMENT_WEBHOOK_POLL_MS"].flatMap(Int.init) { settings.pollInterval = .milliseconds(min(max(ms, 10), 60_000)) }
+        if let ms = environment["FULFILMENT_WEBHOOK_RECORD_DELAY_MS"].flatMap(Int.init), ms >= 0 { settings.recordDelay = .milliseconds(ms) }
+        return settings
+    }
+
+    /// `5,300,1800` as pauses; nil (the default is kept) when any entry is not a number from 0
+    /// to a week.
+    static func schedule(_ text: String) -> [Duration]? {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let seconds = parts.compactMap(Double.init).filter { (0...604_800).contains($0) }
+        guard !parts.isEmpty, seconds.count == parts.count else { return nil }
+        return seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) }
+    }
+
+    /// The pause after failed attempt number `attempt` (1-based), with jitter; nil when the
+    /// schedule is exhausted and the delivery has failed for good.
+    func pause(afterAttempt attempt: Int) -> Duration? {
+        guard attempt >= 1, attempt <= retrySchedule.count else { return nil }
+        return retrySchedule[attempt - 1] * Double.random(in: 0.8...1.2)
+    }
+}
+
+extension Duration {
+    /// Seconds as a Double, for binding intervals into SQL.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

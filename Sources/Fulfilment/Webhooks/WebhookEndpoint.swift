@@ -1,0 +1,99 @@
+import Foundation
+
+public enum WebhookEndpointTag {}
+public enum WebhookDeliveryTag {}
+typealias WebhookEndpointID = ID<WebhookEndpointTag>
+typealias WebhookDeliveryID = ID<WebhookDeliveryTag>
+
+/// Where a store (or, with no store, the whole chain) wants its events sent. The secret is not
+/// here: it is read only by the dispatcher, and shown to people once, when the endpoint is made.
+struct WebhookEndpoint: Sendable, Equatable {
+    var id: WebhookEndpointID
+    /// Nil: every store of the chain (an admin's endpoint).
+    var store: StoreID?
+    var url: String
+    var description: String
+    /// Empty: every type.
+    var eventTypes: [String]
+    var enabled: Bool
+    /// Why the dispatcher turned it off; nil when a person did, or while enabled.
+    var disabledReason: String?
+    /// The first failed attempt since the last success.
+    var failingSince: Date?
+    var createdAt: Date
+    var updatedAt: Date
+}
+
+/// One event to one endpoint, as its managers see it.
+struct WebhookDelivery: Sendable, Equatable {
+    enum Status: String, Sendable { case pending, succeeded, failed }
+
+    var id: WebhookDeliveryID
+    var eventID: UUID
+    var eventType: String
+    var status: Status
+    var attempts: Int
+    var lastResponseCode: Int?
+    var lastError: String?
+    var lastAttemptAt: Date?
+    /// When it is next sent; only while pending.
+    var nextAttemptAt: Date?
+    var createdAt: Date
+}
+
+/// Whose endpoints a caller reaches: a manager their store's, an admin every one (the chain's
+/// included). Bound into every query, so no route can forget it.
+struct WebhookScope: Sendable {
+    var store: StoreID?
+    var isAdmin: Bool
+
+    /// The caller's scope; only managers and admins reach webhook routes (`AccessPolicy`).
+    init(_ identity: Identity) throws(WebhookError) {
+        switch identity.role {
+        case .admin: (store, isAdmin) = (nil, true)
+        case .manager:
+            guard let store = identity.storeID else { throw .endpointNotFound }
+            (self.store, isAdmin) = (store, false)
+        default: throw .endpointNotFound
+        }
+    }
+}
+
+/// What an endpoint's fields must be, checked before any SQL (the table checks the URL again).
+enum WebhookRules {
+    /// Every type `emit_event` writes (`sql/013_events.sql`); the contract's `WebhookEventType`.
+    static let eventTypes = [
+        "order.placed", "order.ready_for_pickup", "order.at_collection_point", "order.collected", "order.cancelled",
+        "payment.succeeded", "stock.low", "favourite.back_in_stock",
+    ]
+
+    /// The contract's pattern for `url`, verbatim: http(s), a host name or IPv4 address, an
+    /// optional port, then only characters a URL may carry unescaped (or `%` escapes), and no
+    /// fragment. Kept this narrow so that every URL the contract admits is one we can send to.
+    static let urlPattern = #"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$"#
+
+    static func url(_ text: String) throws(WebhookError) -> String {
+        guard text.count <= 2000, (try? Regex(urlPattern).wholeMatch(in: text)) != nil,
+            let components = URLComponents(string: text), let host = components.host, !host.isEmpty,
+            ["http", "https"].contains(components.scheme ?? "")
+        else { throw .invalidURL }
+        return text
+    }
+
+    /// Each type once, in the order given; unknown ones are refused (the contract's enum already
+    /// does, this keeps the command line and tests honest too).
+    static func eventTypes(_ types: [String]) throws(WebhookError) -> [String] {
+        var seen: [String] = []
+        for type in types where !seen.contains(type) {
+            guard eventTypes.contains(type) else { throw .invalidField("eventTypes", "Unknown event type '\(type.prefix(60))'.") }
+            seen.append(type)
+        }
+        return seen
+    }
+
+    static func description(_ text: String) throws(WebhookError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= 500 else { throw .invalidField("description", "A description is at most 500 characters.") }
+        return trimmed
+    }
+}

@@ -1,0 +1,37 @@
+import HTTPTypes
+
+/// What can go wrong with webhook endpoints and their deliveries, and how each looks over HTTP.
+enum WebhookError: Error, APIErrorConvertible, Equatable {
+    /// No such endpoint, or one of another store (a manager never learns it exists).
+    case endpointNotFound
+    case deliveryNotFound
+    /// The store named in a new endpoint does not exist.
+    case storeNotFound
+    /// A manager named another store than their own.
+    case otherStore
+    case invalidURL
+    case invalidField(String, String)
+    /// A redelivery of a delivery that is still pending: it will be sent anyway.
+    case deliveryPending
+    /// A redelivery to a disabled endpoint would never be sent.
+    case endpointDisabled
+
+    var apiError: APIError {
+        switch self {
+        case .endpointNotFound: .notFound("The webhook endpoint")
+        case .deliveryNotFound: .notFound("The delivery")
+        case .storeNotFound: .notFound("The store")
+        case .otherStore:
+            APIError(.forbidden, "forbidden", "A manager creates webhook endpoints for their own store only.")
+        case .invalidURL:
+            APIError(.unprocessableContent, "invalid_url",
+                "The URL must be http:// or https:// with a host name, at most 2000 characters, without spaces or a #fragment.",
+                details: ["field": "url"])
+        case .invalidField(let field, let message): .invalidField(field, message)
+        case .deliveryPending:
+            APIError(.conflict, "delivery_pending", "This delivery is still pending: it will be sent at its next attempt.")
+        case .endpointDisabled:
+            APIError(.conflict, "webhook_disabled", "This endpoint is disabled; enable it first (PATCH enabled: true).")
+        }
+    }
+}

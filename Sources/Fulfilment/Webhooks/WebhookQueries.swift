@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The SQL of webhook endpoints. Every query that reads or changes one takes the caller's
+/// `WebhookScope` and puts it in the `WHERE` clause: another store's endpoint is not found.
+enum WebhookQueries {
+    private static let columns = """
+        w.id, w.store_id, w.url, w.description, w.event_types, w.enabled, w.disabled_reason, w.failing_since,
+        w.created_at, w.updated_at, (extract(epoch FROM w.created_at) * 1000000)::int8
+        """
+
+    static func insert(
+        store: StoreID?, url: String, description: String, eventTypes: [String], secret: String, by user: UserID,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> WebhookEndpoint {
+        let rows = try await connection.query(
+            """
+            INSERT INTO webhook_endpoints AS w (store_id, url, description, event_types, secret, created_by)
+            VALUES (\(store?.rawValue), \(url), \(description), \(eventTypes), \(secret), \(user.rawValue))
+            RETURNING \(unescaped: columns)
+            """, logger: logger)
+        guard let endpoint = try await decode(rows).first?.0 else { throw APIError.internal }
+        return endpoint
+    }
+
+    static func find(
+        _ id: WebhookEndpointID, scope: WebhookScope, on connection: PostgresConnection, logger: Logger
+    ) async throws -> WebhookEndpoint? {
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: columns) FROM webhook_endpoints w
+            WHERE w.id = \(id.rawValue) AND (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
+            """, logger: logger)
+        return try await decode(rows).first?.0
+    }
+
+    /// The endpoints the caller may see, oldest first.
+    static func list(
+        scope: WebhookScope, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
+    ) async throws -> Page<WebhookEndpoint> {
+        let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: columns) FROM webhook_endpoints w
+            WHERE (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
+              AND (\(after == nil) OR ((extract(epoch FROM w.created_at) * 1000000)::int8, w.id)
+                                      > (\(after?.t ?? 0), \(after?.id ?? UUID())))
+            ORDER BY w.created_at, w.id
+            LIMIT \(limit + 1)
+            """, logger: logger)
+        let items = try await decode(rows)
+        let page = Array(items.prefix(limit))
+        let next = items.count > limit ? page.last.map { PageCursor.encode(PageCursor.Dated(t: $0.1, id: $0.0.id.rawValue)) } : nil
+        return Page(items: page.map(\.0), nextCursor: next)
+    }
+
+    /// Changes the given fields (nil: unchanged). Enabling clears why the dispatcher disabled it
+    /// and since when it was failing, so it starts afresh; disabling by hand leaves no reason.
+    static func update(
+        _ id: WebhookEndpointID, scope: WebhookScope, url: String?, description: String?, eventTypes: [String]?, enabled: Bool?,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> WebhookEndpoint? {
+        let rows = try await connection.query(
+            """
+            UPDATE webhook_endpoints w SET
+                url = coalesce(\(url), w.url),
+                description = coalesce(\(description), w.description),
+                event_types = coalesce(\(eventTypes)::text[], w.event_types),
+                enabled = coalesce(\(enabled), w.enabled),
+                disabled_reason = CASE WHEN \(enabled)::boolean IS NULL THEN w.disabled_reason END,
+                failing_since = CASE WHEN \(enabled) IS TRUE AND NOT w.enabled THEN NULL ELSE w.failing_since END,
+                updated_at = now()
+            WHERE w.id = \(id.rawValue) AND (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
+            RETURNING \(unescaped: columns)
+            """, logger: logger)
+        return try await decode(rows).first?.0
+    }
+
+    /// Deletes the endpoint and its deliveries; false when the caller has no such endpoint.
+    static func delete(_ id: WebhookEndpointID, scope: WebhookScope, on client: PostgresClient, logger: Logger) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            DELETE FROM webhook_endpoints w
+            WHERE w.id = \(id.rawValue) AND (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
+            RETURNING 1
+            """, logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
+    private static func decode(_ rows: PostgresRowSequence) async throws -> [(WebhookEndpoint, Int64)] {
+        var found: [(WebhookEndpoint, Int64)] = []
+        for try await row in rows.decode((UUID, UUID?, String, String, [String], Bool, String?, Date?, Date, Date, Int64).self) {
+            found.append((WebhookEndpoint(
+                id: WebhookEndpointID(row.0), store: row.1.map(StoreID.init), url: row.2, description: row.3, eventTypes: row.4,
+                enabled: row.5, disabledReason: row.6, failingSince: row.7, createdAt: row.8, updatedAt: row.9), row.10))
+        }
+        return found
+    }
+}

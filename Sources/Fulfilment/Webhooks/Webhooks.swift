@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A manager's or admin's webhook endpoints and their deliveries: the rules for each field, the
+/// caller's scope (`WebhookScope`) on every query, and the secret made here and shown once.
+struct Webhooks: Sendable {
+    let database: Database
+
+    /// The fields of a new endpoint, as asked.
+    struct Draft: Sendable {
+        var url: String
+        var eventTypes: [String]
+        var description: String
+        /// Nil: the manager's own store, or for an admin the whole chain.
+        var store: StoreID?
+    }
+
+    /// A new endpoint and its secret, which is never shown again.
+    func create(_ draft: Draft, by identity: Identity, logger: Logger) async throws -> (WebhookEndpoint, secret: String) {
+        let scope = try WebhookScope(identity)
+        let store: StoreID?
+        if scope.isAdmin {
+            store = draft.store
+        } else {
+            guard draft.store == nil || draft.store == scope.store else { throw WebhookError.otherStore }
+            store = scope.store
+        }
+        let url = try WebhookRules.url(draft.url)
+        let types = try WebhookRules.eventTypes(draft.eventTypes)
+        let description = try WebhookRules.description(draft.description)
+        let secret = WebhookSigning.newSecret()
+        do {
+            let endpoint = try await database.transaction(logger: logger) { connection in
+                try await WebhookQueries.insert(
+                    store: store, url: url, description: description, eventTypes: types, secret: secret, by: identity.userID,
+                    on: connection, logger: logger)
+            }
+            logger.info("webhook endpoint created", metadata: ["endpoint": "\(endpoint.id)", "by": "\(identity.userID)"])
+            return (endpoint, secret)
+        } catch let error where error.sqlState == SQLState.foreignKeyViolation {
+            throw WebhookError.storeNotFound
+        }
+    }
+
+    func list(by identity: Identity, limit: Int, cursor: String?, logger: Logger) async throws -> Page<WebhookEndpoint> {
+        try await WebhookQueries.list(scope: try WebhookScope(identity), limit: limit, cursor: cursor, on: database.client, logger: logger)
+    }
+
+    func endpoint(_ id: WebhookEndpointID, by identity: Identity, logger: Logger) async throws -> WebhookEndpoint {
+        let scope = try WebhookScope(identity)
+        return try await database.transaction(logger: logger) { connection in
+            guard let endpoint = try await WebhookQueries.find(id, scope: scope, on: connection, logger: logger) else {
+                throw WebhookError.endpointNotFound
+            }
+            return endpoint
+        }
+    }
+
+    /// Changes the given fields; `enabled: true` also forgets why and since when it failed.
+    func update(
+        _ id: WebhookEndpointID, by identity: Identity, url: String?, eventTypes: [String]?, description: String?, enabled: Bool?,
+        logger: Logger
+    ) async throws -> WebhookEndpoint {
+        let scope = try WebhookScope(identity)
+        let url = try url.map { text throws(WebhookError) in try WebhookRules.url(text) }
+        let types = try eventTypes.map { types throws(WebhookError) in try WebhookRules.eventTypes(types) }
+        let description = try description.map { text throws(WebhookError) in try WebhookRules.description(text) }
+        return try await database.transaction(logger: logger) { connection in
+            guard let endpoint = try await WebhookQueries.update(
+                id, scope: scope, url: url, description: description, eventTypes: types, enabled: enabled,
+                on: connection, logger: logger)
+            else { throw WebhookError.endpointNotFound }
+            return endpoint
+        }
+    }
+
+    func delete(_ id: WebhookEndpointID, by identity: Identity, logger: Logger) async throws {
+        guard try await WebhookQueries.delete(id, scope: try WebhookScope(identity), on: database.client, logger: logger) else {
+            throw WebhookError.endpointNotFound
+        }
+        logger.info("webhook endpoint deleted", metadata: ["endpoint": "\(id)", "by": "\(identity.userID)"])
+    }
+
+    func deliveries(
+        of id: WebhookEndpointID, by identity: Identity, limit: Int, cursor: String?, logger: Logger
+    ) async throws -> Page<WebhookDelivery> {
+        _ = try await endpoint(id, by: identity, logger: logger)
+        return try await WebhookDeliveryQueries.list(endpoint: id, limit: limit, cursor: cursor, on: database.client, logger: logger)
+    }
+
+    /// Sends a finished delivery again, as soon as a dispatcher looks (the same `webhook-id`).
+    func redeliver(
+        _ delivery: WebhookDeliveryID, of id: WebhookEndpointID, by identity: Identity, logger: Logger
+    ) async throws -> WebhookDelivery {
+        let scope = try WebhookScope(identity)
+        return try await database.transaction(logger: logger) { connection in
+            guard let endpoint = try await WebhookQueries.find(id, scope: scope, on: connection, logger: logger) else {
+                throw WebhookError.endpointNotFound
+            }
+            guard endpoint.enabled else { throw WebhookError.endpointDisabled }
+            guard let redone = try await WebhookDeliveryQueries.redeliver(delivery, endpoint: id, on: connection, logger: logger)
+            else { throw WebhookError.deliveryNotFound }
+            guard !redone.wasPending else { throw WebhookError.deliveryPending }
+            return redone.0
+        }
+    }
+}

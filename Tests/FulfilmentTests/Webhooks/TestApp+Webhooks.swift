@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import Fulfilment
+
+/// Helpers for the webhook tests: each reads as a step of the story.
+extension TestApp {
+    /// Creates an endpoint through the API; returns its JSON (with the secret).
+    func createWebhook(
+        _ session: Session, url: String, eventTypes: [String] = ["order.placed"], storeID: String? = nil
+    ) async throws -> JSONValue {
+        var body: [String: JSONValue] = ["url": .string(url), "eventTypes": .array(eventTypes.map { .string($0) })]
+        if let storeID { body["storeId"] = .string(storeID) }
+        let reply = try await request(.post, "/v1/webhooks", json: .object(body), token: session.token)
+        guard reply.status == .created, reply.json["secret"].string != nil else {
+            throw TestSetupError("create webhook: \(reply.status) \(reply.text)")
+        }
+        return reply.json
+    }
+
+    /// The endpoint's deliveries through the API, newest first.
+    func deliveries(of webhook: JSONValue, by session: Session) async throws -> [JSONValue] {
+        let reply = try await request(.get, "/v1/webhooks/\(webhook["id"].string!)/deliveries", token: session.token)
+        guard reply.status == .ok else { throw TestSetupError("deliveries: \(reply.status) \(reply.text)") }
+        return reply.json["items"].array
+    }
+
+    /// Waits (bounded) until the endpoint's only delivery has `status`; returns it.
+    func waitForDelivery(of webhook: JSONValue, by session: Session, status: String, seconds: Int = 30) async throws -> JSONValue {
+        var last: [JSONValue] = []
+        for _ in 0..<(seconds * 10) {
+            last = try await deliveries(of: webhook, by: session)
+            if last.count == 1, last[0]["status"].string == status { return last[0] }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestSetupError("no single \(status) delivery within \(seconds) s: \(last)")
+    }
+
+    /// The `order.placed` event of an order: its id and `event_json`, the body every delivery sends.
+    func placedEvent(of order: JSONValue) async throws -> (id: String, json: String) {
+        let row = try await sql(
+            "SELECT e.id, event_json(e) FROM events e WHERE e.order_id = $1 AND e.type = 'order.placed'",
+            [order["id"].string!], on: database)[0]
+        return (row[0]!, row[1]!)
+    }
+}
+
+extension AppConfiguration {
+    /// A dispatcher that looks often and retries after `schedule` (tenths of seconds), so a test
+    /// sees behaviour quickly; no timing is asserted.
+    mutating func quickWebhooks(schedule: [Duration] = [.milliseconds(200), .milliseconds(200), .milliseconds(200)]) {
+        webhookDispatch.pollInterval = .milliseconds(100)
+        webhookDispatch.retrySchedule = schedule
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@testable import Fulfilment
+
+@Suite("Webhooks: Standard Webhooks signing, secrets and settings")
+struct WebhookSigningTests {
+    typealias Vector = WebhookVerifiers.Vector
+
+    @Test("the service's signature of the spec's test vector is the published one")
+    func serviceSignsVector() {
+        #expect(WebhookSigning.signature(secret: Vector.secret, id: Vector.id, timestamp: Vector.timestamp, body: Array(Vector.body.utf8))
+            == Vector.signature)
+    }
+
+    @Test("the tests' own implementation and standardwebhooks 1.1.0 both give the published signature")
+    func verifiersAgreeOnVector() async throws {
+        #expect(try WebhookVerifiers.expectedSignature(
+            secret: Vector.secret, id: Vector.id, timestamp: String(Vector.timestamp), body: Vector.body) == Vector.signature)
+        #expect(try await WebhookVerifiers.standardWebhooksSignsVector() == Vector.signature)
+    }
+
+    @Test("a new secret is whsec_ and base64 of 32 random bytes, different every time")
+    func secrets() {
+        let first = WebhookSigning.newSecret()
+        let second = WebhookSigning.newSecret()
+        #expect(first != second)
+        for secret in [first, second] {
+            #expect(secret.hasPrefix("whsec_"))
+            #expect(Data(base64Encoded: String(secret.dropFirst(6)))?.count == 32)
+        }
+        #expect(WebhookSigning.signature(secret: "not-a-secret", id: "x", timestamp: 1, body: [UInt8]()) == nil)
+    }
+
+    @Test("the retry schedule: the default, parsed from the environment, with jitter, and nil once exhausted")
+    func schedule() {
+        let defaults = WebhookDispatchSettings.from(environment: [:])
+        #expect(defaults.retrySchedule == [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map { Duration.seconds($0) })
+        #expect(defaults.lease == .seconds(60))
+        #expect(defaults.disableAfter == .seconds(432_000))
+        #expect(defaults.pollInterval == .milliseconds(1000))
+        #expect(defaults.recordDelay == .zero)
+        let set = WebhookDispatchSettings.from(environment: [
+            "FULFILMENT_WEBHOOK_RETRY_SCHEDULE": "0.5, 2", "FULFILMENT_WEBHOOK_LEASE_SECONDS": "3",
+            "FULFILMENT_WEBHOOK_DISABLE_AFTER_SECONDS": "10", "FULFILMENT_WEBHOOK_POLL_MS": "100",
+            "FULFILMENT_WEBHOOK_RECORD_DELAY_MS": "20000",
+        ])
+        #expect(set.retrySchedule == [.milliseconds(500), .seconds(2)])
+        #expect(set.lease == .seconds(3))
+        #expect(set.disableAfter == .seconds(10))
+        #expect(set.pollInterval == .milliseconds(100))
+        #expect(set.recordDelay == .seconds(20))
+        #expect(WebhookDispatchSettings.from(environment: ["FULFILMENT_WEBHOOK_RETRY_SCHEDULE": "5,soon"]).retrySchedule
+            == WebhookDispatchSettings.defaultSchedule)
+        for _ in 0..<50 {
+            let pause = set.pause(afterAttempt: 2)!
+            #expect(pause >= .milliseconds(1600) && pause <= .milliseconds(2400))
+        }
+        #expect(set.pause(afterAttempt: 3) == nil)
+    }
+
+    @Test("URLs: http(s) with a host, at most 2000 characters, no spaces or fragment")
+    func urls() throws {
+        #expect(try WebhookRules.url("https://partner.example/hooks?x=1") == "https://partner.example/hooks?x=1")
+        #expect(try WebhookRules.url("http://127.0.0.1:8080/h%20ook") == "http://127.0.0.1:8080/h%20ook")
+        for bad in ["ftp://partner.example/x", "https://", "partner.example/x", "https://a b/", "https://x/#frag", "javascript:alert(1)",
+            "https://x/" + String(repeating: "a", count: 2000)]
+        {
+            #expect(throws: WebhookError.invalidURL) { try WebhookRules.url(bad) }
+        }
+    }
+}
