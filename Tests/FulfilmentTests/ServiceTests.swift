@@ -13,7 +13,12 @@ struct ServiceTests {
             let health = try await app.request(.get, "/healthz")
             #expect(health.status == .ok)
             #expect(health.json["status"].string == "ok")
-            let ready = try await app.request(.get, "/readyz")
+            // Ready once its first probe has answered: asked as a load balancer asks, a few times.
+            var ready = try await app.request(.get, "/readyz")
+            for _ in 0..<40 where ready.status != .ok {
+                try await Task.sleep(for: .milliseconds(250))
+                ready = try await app.request(.get, "/readyz")
+            }
             #expect(ready.status == .ok)
             #expect(ready.json["checks"]["migrations"].string == "ok")
         }

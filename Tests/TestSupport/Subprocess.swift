@@ -61,11 +61,7 @@ public enum Subprocess {
 
     /// The same, waiting on a thread of its own so no Swift concurrency thread blocks.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:]) async throws -> Outcome {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try run(executable, arguments, environment: environment) as Outcome })
-            }
-        }
+        try await Blocking.run { try run(executable, arguments, environment: environment) as Outcome }
     }
 
     static func lookUp(_ name: String) throws -> String {

@@ -94,16 +94,26 @@ enum ConsoleScripts {
     /// Listens to the store's events (`/console/events`); `onEvent` gets each event's JSON.
     /// Without `EventSource` (or with the stream down) pages still work: they are plain forms.
     private static let events = #"""
+    // The stream is opened once the page has loaded, so it never holds up the page (or a
+    // driver waiting for the page).
     function onStoreEvents(onEvent) {
       if (!window.EventSource) return null;
-      var source = new EventSource('/console/events');
-      ['order.placed', 'order.ready_for_pickup', 'order.at_collection_point', 'order.collected', 'order.cancelled',
-       'payment.succeeded'].forEach(function (type) {
-        source.addEventListener(type, function (message) {
-          try { onEvent(JSON.parse(message.data)); } catch (e) {}
+      var handle = { readyState: 0 };
+      function open() {
+        var source = new EventSource('/console/events');
+        ['order.placed', 'order.ready_for_pickup', 'order.at_collection_point', 'order.collected', 'order.cancelled',
+         'payment.succeeded'].forEach(function (type) {
+          source.addEventListener(type, function (message) {
+            try { onEvent(JSON.parse(message.data)); } catch (e) {}
+          });
         });
-      });
-      return source;
+        source.addEventListener('open', function () { document.body.setAttribute('data-live', 'open'); });
+        handle.source = source;
+        Object.defineProperty(handle, 'readyState', { get: function () { return source.readyState; } });
+      }
+      if (document.readyState === 'complete') setTimeout(open, 0);
+      else window.addEventListener('load', function () { setTimeout(open, 0); });
+      return handle;
     }
 
     function replaceFrom(html, id) {

@@ -63,12 +63,14 @@ public struct EmbeddedPostgres: Sendable {
         case durable
         /// Commits may be lost and the cluster corrupted by a crash of the machine. Only for a
         /// throwaway test cluster, asked for explicitly (`fulfilment postgres start --unsafe-fast`).
+        /// It takes 1,500 connections: the tests run at once, each with a service of its own whose
+        /// pool, event listener and webhook dispatcher all hold connections.
         case unsafeFast
 
         var serverOptions: String {
             switch self {
             case .durable: "-c fsync=on -c full_page_writes=on -c synchronous_commit=on"
-            case .unsafeFast: "-c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=600"
+            case .unsafeFast: "-c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=1500"
             }
         }
     }

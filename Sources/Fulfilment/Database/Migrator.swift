@@ -144,10 +144,9 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// libpq blocks; keep it off the caller's executor.
+    /// libpq blocks: each call runs on a thread of its own (``BlockingCall``), never on the
+    /// caller's executor.
     static func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
+        try await BlockingCall.run(work)
     }
 }

@@ -17,6 +17,7 @@ struct LiveConsoleBrowserTests {
                 try await browser.signIn(staff, at: app.baseURL)
                 try await browser.open(app.baseURL + "/console/orders")
                 try await browser.waitFor("#board-pending")
+                try await browser.waitFor("body[data-live=open]")
                 // A reload would lose this.
                 _ = try await browser.script("window.stillTheSamePage = true")
 
@@ -46,10 +47,8 @@ struct LiveConsoleBrowserTests {
                 try await browser.type(token + "\n", into: "#token")
                 try await browser.waitFor("#verdict[data-verdict=not_ready]")
                 _ = try await browser.script("window.stillTheSamePage = true")
-                // The stream is open once the page has loaded; give the browser its connection first.
-                try await browser.waitFor("the event stream") {
-                    try await browser.script("return document.readyState") as? String == "complete"
-                }
+                // The page opens its stream once loaded: the change comes after that.
+                try await browser.waitFor("body[data-live=open]")
                 #expect(try await app.transition(order["id"].string!, to: "packaged", by: staffAPI).status == .ok)
                 try await browser.waitFor("#verdict[data-verdict=payment_required]")
                 #expect(try await browser.script("return window.stillTheSamePage === true") as? Bool == true)

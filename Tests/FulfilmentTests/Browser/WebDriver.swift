@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -194,11 +195,7 @@ final class WebDriver: @unchecked Sendable {
         head += "Content-Type: application/json\r\nContent-Length: \(payload.count)\r\n\r\n"
         let request = Data(head.utf8) + payload
         let port = self.port
-        let reply: Data = try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try Self.exchange(request, port: port) })
-            }
-        }
+        let reply: Data = try await Blocking.run { try Self.exchange(request, port: port) }
         guard let split = reply.firstRange(of: Data("\r\n\r\n".utf8)) else {
             throw Failure(description: "\(method) \(path): no HTTP reply")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Fulfilment
@@ -43,8 +44,7 @@ final class SSEClient: @unchecked Sendable {
         if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
         request += "\r\n"
         _ = request.utf8CString.withUnsafeBufferPointer { send(socket, $0.baseAddress, $0.count - 1, 0) }
-        let thread = Thread { [self] in readLoop() }
-        thread.start()
+        try Blocking.detach { [self] in readLoop() }
     }
 
     deinit { close() }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import HTTPTypes
 
 @testable import Fulfilment
@@ -33,12 +34,7 @@ enum SeparateConnections {
         return try await withThrowingTaskGroup(of: (Int, TestReply).self) { group in
             for (index, request) in requests.enumerated() {
                 group.addTask {
-                    let reply = try await withCheckedThrowingContinuation { continuation in
-                        let thread = Thread {
-                            continuation.resume(with: Result { try exchange(request, port: port, barrier: barrier) })
-                        }
-                        thread.start()
-                    }
+                    let reply = try await Blocking.run { try exchange(request, port: port, barrier: barrier) }
                     return (index, reply)
                 }
             }
