@@ -31,7 +31,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
             DatabaseProbe(connection: configuration.database, health: health, logger: logger),
             OrderExpiryService(expiry: OrderExpiry(database: database), interval: configuration.expiryInterval, logger: logger),
             bus,
-            WebhookDispatcherService(database: database, settings: configuration.webhookDispatch, logger: logger),
+            WebhookDispatcherService(database: database, settings: configuration.webhookDispatch, bus: bus, logger: logger),
         ],
         logger: logger
     )

@@ -20,10 +20,13 @@ public final class EventBus: Service, Sendable {
         var nextID = 0
         var subscribers: [Int: Subscriber] = [:]
         var closed = false
+        /// Live event streams (subscribers of one store).
+        var streamCount: Int { subscribers.values.filter { $0.store != nil }.count }
     }
 
     private struct Subscriber {
-        var store: StoreID
+        /// nil: every store (the webhook dispatcher).
+        var store: StoreID?
         var wake: AsyncStream<Void>.Continuation
     }
 
@@ -36,12 +39,22 @@ public final class EventBus: Service, Sendable {
     /// the listening connection comes back, since notifications may have been missed meanwhile).
     /// It ends when the service shuts down; stop iterating to unsubscribe.
     func subscribe(store: StoreID) -> AsyncStream<Void> {
+        subscribe(to: store)
+    }
+
+    /// Wakes on every commit that wrote events, whatever the store (the webhook dispatcher, so
+    /// new deliveries go at once). Not counted as a live stream.
+    func subscribeToAll() -> AsyncStream<Void> {
+        subscribe(to: nil)
+    }
+
+    private func subscribe(to store: StoreID?) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id: Int? = state.withLock { state in
             guard !state.closed else { return nil }
             state.nextID += 1
             state.subscribers[state.nextID] = Subscriber(store: store, wake: continuation)
-            ServiceMetrics.eventStreams(state.subscribers.count)
+            ServiceMetrics.eventStreams(state.streamCount)
             return state.nextID
         }
         guard let id else {
@@ -51,18 +64,18 @@ public final class EventBus: Service, Sendable {
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { state in
                 state.subscribers.removeValue(forKey: id)
-                ServiceMetrics.eventStreams(state.subscribers.count)
+                ServiceMetrics.eventStreams(state.streamCount)
             }
         }
         return stream
     }
 
     /// How many live streams this instance is serving (for metrics and tests).
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    var subscriberCount: Int { state.withLock { $0.streamCount } }
 
     private func wake(store: StoreID?) {
         state.withLock { state in
-            for subscriber in state.subscribers.values where store == nil || subscriber.store == store {
+            for subscriber in state.subscribers.values where store == nil || subscriber.store == nil || subscriber.store == store {
                 subscriber.wake.yield()
             }
         }

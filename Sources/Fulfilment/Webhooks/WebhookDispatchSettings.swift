@@ -14,8 +14,12 @@ struct WebhookDispatchSettings: Sendable {
     /// An endpoint whose every attempt has failed for this long is disabled
     /// (`FULFILMENT_WEBHOOK_DISABLE_AFTER_SECONDS`, default 432000: 5 days).
     var disableAfter: Duration = .seconds(432_000)
-    /// How often each instance looks for due deliveries (`FULFILMENT_WEBHOOK_POLL_MS`, default 1000).
-    var pollInterval: Duration = .milliseconds(1000)
+    /// How often each instance looks for deliveries coming due, retries above all
+    /// (`FULFILMENT_WEBHOOK_POLL_MS`, default 5000); new events wake it at once (`EventBus`).
+    var pollInterval: Duration = .milliseconds(5000)
+    /// Whether this instance sends deliveries at all (`FULFILMENT_WEBHOOK_DISPATCH=off` turns it
+    /// off: an instance kept for the API alone; the others send).
+    var sending = true
     /// A fault hook for the kill -9 test only (`FULFILMENT_WEBHOOK_RECORD_DELAY_MS`, default 0):
     /// a pause between receiving a response and recording it, so a test can kill the process in
     /// between and see the same `webhook-id` sent again. Never set it in production.
@@ -37,6 +41,9 @@ struct WebhookDispatchSettings: Sendable {
         }
         if let seconds = environment["FULFILMENT_WEBHOOK_DISABLE_AFTER_SECONDS"].flatMap(Int.init), seconds >= 0 {
             settings.disableAfter = .seconds(seconds)
+        }
+        if let dispatch = environment["FULFILMENT_WEBHOOK_DISPATCH"]?.lowercased(), ["off", "0", "false", "no"].contains(dispatch) {
+            settings.sending = false
         }
         if let ms = environment["FULFILMENT_WEBHOOK_POLL_MS"].flatMap(Int.init) { settings.pollInterval = .milliseconds(min(max(ms, 10), 60_000)) }
         if let ms = environment["FULFILMENT_WEBHOOK_RECORD_DELAY_MS"].flatMap(Int.init), ms >= 0 { settings.recordDelay = .milliseconds(ms) }

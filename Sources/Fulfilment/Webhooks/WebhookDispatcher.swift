@@ -72,29 +72,55 @@ struct WebhookDispatcher: Sendable {
 }
 
 /// Runs the dispatcher on this instance (every instance runs one) until the service shuts down:
-/// a round every `pollInterval`, at once again while rounds come back full. It owns the
+/// a round when a commit wrote events (`EventBus`) and every `pollInterval`, at once again while
+/// rounds come back full. It owns the
 /// instance's one `HTTPClient`, shut down when it stops. An attempt cut short by the shutdown
 /// is unrecorded and so sent again after its lease, by this or another instance.
 struct WebhookDispatcherService: Service {
     let database: Database
     let settings: WebhookDispatchSettings
+    /// Wakes the dispatcher when a commit wrote events (new deliveries go at once); the poll
+    /// finds retries coming due and anything a missed notification left.
+    let bus: EventBus
     let logger: Logger
 
     func run() async throws {
+        guard settings.sending else {
+            try? await gracefulShutdown()
+            return
+        }
         let client = HTTPClient(
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             configuration: WebhookSender.clientConfiguration(timeout: settings.timeout))
         let dispatcher = WebhookDispatcher(
             database: database, settings: settings,
             sender: WebhookSender(client: client, timeout: settings.timeout, responseLimit: settings.responseLimit))
+        let wakes = bus.subscribeToAll()
+        let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    if try await dispatcher.round(logger: logger) == settings.batchSize { continue }
-                } catch {
-                    logger.warning("webhook round failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in wakes { signal.yield() }
                 }
-                try? await Task.sleep(for: settings.pollInterval)
+                group.addTask {
+                    while !Task.isCancelled {
+                        signal.yield()
+                        try? await Task.sleep(for: settings.pollInterval)
+                    }
+                    signal.finish()
+                }
+                for await _ in signals {
+                    guard !Task.isCancelled else { break }
+                    while !Task.isCancelled {
+                        do {
+                            if try await dispatcher.round(logger: logger) < settings.batchSize { break }
+                        } catch {
+                            logger.warning("webhook round failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+                            break
+                        }
+                    }
+                }
+                group.cancelAll()
             }
         }
         try await client.shutdown()

@@ -122,7 +122,7 @@ struct WebhookAccessTests {
 
     @Test("redelivering a pending delivery is 409; an unknown delivery 404")
     func redeliverRules() async throws {
-        try await withApp(configure: { $0.webhookDispatch.pollInterval = .seconds(3600) }) { app in
+        try await withApp(configure: { $0.webhookDispatch.sending = false }) { app in
             let store = try await app.createStore()
             let manager = try await app.signIn(role: .manager, store: store)
             let webhook = try await app.createWebhook(manager, url: "https://partner.example/h")

@@ -38,7 +38,7 @@ struct WebhookSigningTests {
         #expect(defaults.retrySchedule == [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map { Duration.seconds($0) })
         #expect(defaults.lease == .seconds(60))
         #expect(defaults.disableAfter == .seconds(432_000))
-        #expect(defaults.pollInterval == .milliseconds(1000))
+        #expect(defaults.pollInterval == .milliseconds(5000))
         #expect(defaults.recordDelay == .zero)
         let set = WebhookDispatchSettings.from(environment: [
             "FULFILMENT_WEBHOOK_RETRY_SCHEDULE": "0.5, 2", "FULFILMENT_WEBHOOK_LEASE_SECONDS": "3",
