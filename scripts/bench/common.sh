@@ -5,8 +5,9 @@
 # Leaves: bin, helper, scratch, conninfo, port, url, server_pid, postmaster_pid, pids, psql_q,
 # password, and the files $scratch/sessions.json and $scratch/products.txt.
 
-bin=.build/release/fulfilment
-if [ "$build" = 1 ] || [ ! -x "$bin" ]; then
+# BENCH_BINARY: another build of `fulfilment` (a debug one, to try a script out; its figures mean little).
+bin=${BENCH_BINARY:-.build/release/fulfilment}
+if [ -z "${BENCH_BINARY:-}" ] && { [ "$build" = 1 ] || [ ! -x "$bin" ]; }; then
     echo "Building the release binary (several minutes on a 2-core machine)..."
     swift build -c release --product fulfilment
 fi
