@@ -108,6 +108,10 @@ enum ConsoleScripts {
           });
         });
         source.addEventListener('open', function () { document.body.setAttribute('data-live', 'open'); });
+        // Leaving the page closes the stream: a page kept in the back-forward cache with its
+        // stream open would hold one of the browser's six connections to the service.
+        window.addEventListener('pagehide', function () { source.close(); });
+        window.addEventListener('pageshow', function (event) { if (event.persisted) location.reload(); });
         handle.source = source;
         Object.defineProperty(handle, 'readyState', { get: function () { return source.readyState; } });
       }

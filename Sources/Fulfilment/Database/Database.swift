@@ -18,7 +18,10 @@ public struct Database: Sendable {
     public init(connection: ConnectionInfo, logger: Logger, poolSize: Int = Database.defaultPoolSize) throws {
         self.connection = connection
         var configuration = try Self.configuration(for: connection)
-        configuration.options.maximumConnections = poolSize
+        // One more than asked: the event listener (`EventBus`) holds one connection for as long
+        // as the service runs, and requests must still have `poolSize` (with one fewer, eight
+        // racing transactions on a pool of eight starved each other).
+        configuration.options.maximumConnections = poolSize + 1
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
