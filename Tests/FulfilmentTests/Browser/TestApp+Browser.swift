@@ -23,9 +23,7 @@ extension TestApp {
             name: name ?? "Test \(role.rawValue)")
         let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
         let accounts = Accounts(database: database, hasher: PasswordHasher(cost: 4))
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { await database.client.run() }
-            defer { group.cancelAll() }
+        try await withRunning(database) {
             _ = try await accounts.createStoreAccount(
                 email: user.email, name: user.name, password: user.password, role: role, store: StoreID(store)!, logger: Logger(label: "test"))
         }

@@ -145,10 +145,8 @@ struct CatalogueImportTests {
 extension TestApp {
     func importCSV(_ csv: String, store: String) async throws -> CatalogueImport.Summary {
         let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
-        return try await withThrowingTaskGroup(of: CatalogueImport.Summary?.self) { group in
-            group.addTask { await database.client.run(); return nil }
-            defer { group.cancelAll() }
-            return try await CatalogueImport.run(csv: csv, store: store, database: database, logger: Logger(label: "test"))
+        return try await withRunning(database) {
+            try await CatalogueImport.run(csv: csv, store: store, database: database, logger: Logger(label: "test"))
         }
     }
 

@@ -101,10 +101,6 @@ extension TestApp {
     /// Loads the demo store into this app's database.
     func loadDemo() async throws -> DemoSeed.Summary {
         let database = try Fulfilment.Database(connection: self.database, logger: .init(label: "test"))
-        return try await withThrowingTaskGroup(of: DemoSeed.Summary?.self) { group in
-            group.addTask { await database.client.run(); return nil }
-            defer { group.cancelAll() }
-            return try await DemoSeed.load(into: database, logger: .init(label: "test"))
-        }
+        return try await withRunning(database) { try await DemoSeed.load(into: database, logger: .init(label: "test")) }
     }
 }

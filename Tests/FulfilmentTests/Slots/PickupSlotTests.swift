@@ -391,10 +391,8 @@ struct PickupSlotTests {
             _ = try await app.registerCustomer(email: email)
             let database = try Fulfilment.Database(connection: app.database, logger: .init(label: "test"))
             let keyring = app.keyring
-            let numbers = try await withThrowingTaskGroup(of: [Int64]?.self) { group in
-                group.addTask { await database.client.run(); return nil }
-                defer { group.cancelAll() }
-                return try await DemoOrders.place(
+            let numbers = try await withRunning(database) {
+                try await DemoOrders.place(
                     into: database, signer: keyring.signer, customerEmail: email, store: StoreID(demo.storeID), logger: .init(label: "test"))
             }
             #expect(numbers.count == 3)

@@ -35,9 +35,7 @@ extension TestApp {
         let email = "\(role.rawValue)-\(UUID().uuidString.prefix(8))@example.com"
         let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
         let accounts = Accounts(database: database, hasher: PasswordHasher(cost: 4))
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { await database.client.run() }
-            defer { group.cancelAll() }
+        try await withRunning(database) {
             _ = try await accounts.createStoreAccount(
                 email: email, name: "Test \(role.rawValue)", password: password, role: role, store: StoreID(store)!,
                 logger: Logger(label: "test"))
@@ -70,10 +68,15 @@ extension TestApp {
     /// as far as PostgreSQL can tell.
     func withDatabase<T: Sendable>(_ body: @Sendable (Fulfilment.Database) async throws -> T) async throws -> T {
         let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { await database.client.run(); return nil }
-            defer { group.cancelAll() }
-            return try await body(database)
-        }
+        return try await withRunning(database) { try await body(database) }
     }
+}
+
+/// Runs `body` while `database`'s client runs. The client is cancelled afterwards but not
+/// waited for: a `PostgresClient.run()` cancelled this way was seen never to return, and a
+/// test that waited for it (in a task group) hung the whole run.
+func withRunning<T: Sendable>(_ database: Fulfilment.Database, _ body: () async throws -> T) async throws -> T {
+    let running = Task { await database.client.run() }
+    defer { running.cancel() }
+    return try await body()
 }
