@@ -78,7 +78,7 @@ final class SSEClient: @unchecked Sendable {
     }
 
     /// Waits until `condition` holds (at most `seconds`).
-    func wait(seconds: Double = 10, until condition: (SSEClient) -> Bool) async throws {
+    func wait(seconds: Double = 30, until condition: (SSEClient) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition(self) { return }
