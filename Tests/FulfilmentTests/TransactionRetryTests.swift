@@ -38,8 +38,7 @@ struct TransactionRetryTests {
             _ = try await sql("INSERT INTO counters VALUES (1, 0), (2, 0)", on: info)
             let database = try Database(connection: info, logger: Logger(label: "test"))
             let rendezvous = Rendezvous()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await database.client.run() }
+            try await withRunning(database) {
                 try await withThrowingTaskGroup(of: Void.self) { racers in
                     for racer in 0..<2 {
                         let (first, second) = racer == 0 ? (1, 2) : (2, 1)
@@ -54,7 +53,6 @@ struct TransactionRetryTests {
                     }
                     try await racers.waitForAll()
                 }
-                group.cancelAll()
             }
             // Each transaction's work landed exactly once.
             #expect(try await sql("SELECT n FROM counters ORDER BY id", on: info) == [["2"], ["2"]])
@@ -67,8 +65,7 @@ struct TransactionRetryTests {
         try await withTestDatabase { info in
             let database = try Database(connection: info, logger: Logger(label: "test"))
             let tries = Counter()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await database.client.run() }
+            try await withRunning(database) {
                 do {
                     try await database.transaction(logger: Logger(label: "test"), retrying: { $0 is Conflict }) { _ in
                         await tries.increment()
@@ -80,7 +77,6 @@ struct TransactionRetryTests {
                     #expect(busy.apiError.code == "database_busy")
                     #expect(busy.apiError.headers[.retryAfter] == "1")
                 }
-                group.cancelAll()
             }
             #expect(await tries.value == Database.maximumAttempts)
         }
