@@ -24,8 +24,9 @@ final class DatabaseHealth: @unchecked Sendable {
 }
 
 /// Asks PostgreSQL `SELECT 1` twice a second over one connection of its own (reopened after a
-/// failure), and keeps ``DatabaseHealth`` up to date. A probe that takes more than two seconds
-/// counts as down.
+/// failure), and keeps ``DatabaseHealth`` up to date. A probe that fails or takes more than two
+/// seconds counts as a miss; two misses in a row mean down (one slow answer on a busy machine
+/// is not an outage), one answer means up again.
 struct DatabaseProbe: Service {
     let connection: ConnectionInfo
     let health: DatabaseHealth
@@ -43,6 +44,7 @@ struct DatabaseProbe: Service {
         options.options["connect_timeout"] = "2"
         let target = options
         await cancelWhenGracefulShutdown {
+            var misses = 0
             while !Task.isCancelled {
                 let answered = await withTimeout(.seconds(2)) {
                     try await Migrator.offloaded {
@@ -55,8 +57,10 @@ struct DatabaseProbe: Service {
                         }
                     }
                 }
-                let reachable = (try? answered.get()) != nil
-                if !reachable { link.connection = nil }
+                let answeredInTime = (try? answered.get()) != nil
+                if !answeredInTime { link.connection = nil }
+                misses = answeredInTime ? 0 : misses + 1
+                let reachable = misses < 2
                 ServiceMetrics.database(reachable: reachable)
                 if health.record(reachable: reachable) {
                     if reachable {
