@@ -11,9 +11,7 @@ extension API {
 
     func streamStoreEvents(_ input: Operations.StreamStoreEvents.Input) async throws -> Operations.StreamStoreEvents.Output {
         guard let store = StoreID(input.path.storeId) else { throw OrderError.storeNotFound }
-        // Without Last-Event-ID the stream starts now.
-        let after = try EventStream.lastEventID(input.headers.lastEventID)
-        let start = if let after { after } else { try await EventQueries.lastSequence(of: store, on: database.client, logger: logger) }
+        let start = try await events.storeStart(store, lastEventID: input.headers.lastEventID, logger: logger)
         return .ok(.init(headers: .init(cacheControl: "no-store"), body: .textEventStream(
             events.body(.store(store), after: start, logger: logger))))
     }

@@ -11,10 +11,8 @@ extension Console {
         router.get("/console/events") { request, context in
             try await page(request, context, operation: "streamStoreEvents", store: { $0.storeID }) { visit in
                 guard let store = visit.identity.storeID else { throw AccessError.forbidden }
-                let after = try EventStream.lastEventID(request.headers[HTTPField.Name("Last-Event-ID")!])
-                let start = if let after { after } else {
-                    try await EventQueries.lastSequence(of: store, on: database.client, logger: visit.logger)
-                }
+                let start = try await api.events.storeStart(
+                    store, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], logger: visit.logger)
                 let frames = api.events.body(.store(store), after: start, logger: visit.logger)
                 return Response(
                     status: .ok,

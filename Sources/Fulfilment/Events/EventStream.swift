@@ -92,6 +92,12 @@ struct EventStream: Sendable {
 
     private static func frame(_ text: String) -> ArraySlice<UInt8> { ArraySlice(text.utf8) }
 
+    /// Where a store's stream starts: after `Last-Event-ID` when the client sent one, else now.
+    func storeStart(_ store: StoreID, lastEventID header: String?, logger: Logger) async throws -> Int64 {
+        if let after = try Self.lastEventID(header) { return after }
+        return try await EventQueries.lastSequence(of: store, on: database.client, logger: logger)
+    }
+
     /// `Last-Event-ID` as a sequence number: digits only (nil header: nil).
     static func lastEventID(_ header: String?) throws -> Int64? {
         guard let header else { return nil }
