@@ -24,6 +24,9 @@ final class SSEClient: @unchecked Sendable {
     private var parsed: [Event] = []
     private var comments = 0
     private var ended = false
+    /// The socket has been closed: its number may already belong to another connection of this
+    /// process (a libpq socket, another test's HTTP client), so it must never be touched again.
+    private var released = false
 
     /// Connects to `127.0.0.1:port`, sends `GET path`, and starts reading.
     init(port: Int, path: String, token: String?, lastEventID: Int64? = nil) throws {
@@ -49,9 +52,13 @@ final class SSEClient: @unchecked Sendable {
 
     deinit { close() }
 
-    /// Closes the connection: the client went away.
+    /// Closes the connection: the client went away. Only while the reader still owns the
+    /// socket; shutting down a number the reader has closed would cut whichever connection the
+    /// process opened next with it (that was once a whole test run's random closed connections).
     func close() {
-        shutdown(socket, Int32(SHUT_RDWR))
+        lock.withLock {
+            if !released { shutdown(socket, Int32(SHUT_RDWR)) }
+        }
     }
 
     /// The response's status code, once the head has arrived.
@@ -94,8 +101,11 @@ final class SSEClient: @unchecked Sendable {
             guard count > 0 else { break }
             lock.withLock { receive(buffer[0..<count]) }
         }
-        lock.withLock { ended = true }
-        Foundation.close(socket)
+        lock.withLock {
+            ended = true
+            released = true
+            Foundation.close(socket)
+        }
     }
 
     /// Splits the head from the body, undoes chunked transfer coding, and parses whole events.

@@ -186,9 +186,9 @@ private func runApp<T: Sendable>(
     _ body: @escaping @Sendable (TestApp) async throws -> T
 ) async throws -> T {
     var logger = Logger(label: "fulfilment-test") { label in
-        logHandler.map { $0 as any LogHandler } ?? SwiftLogNoOpLogHandler(label)
+        logHandler.map { $0 as any LogHandler } ?? SurfacingLogHandler()
     }
-    logger.logLevel = .info
+    logger.logLevel = logHandler == nil ? .debug : .info
     var configuration = AppConfiguration(host: "127.0.0.1", port: 0, database: database, keyring: keyring)
     configuration.bcryptCost = 4  // the minimum: the tests hash many passwords
     configuration.webhookSecret = TestApp.webhookSecret
@@ -196,6 +196,27 @@ private func runApp<T: Sendable>(
     let app = try await buildApplication(configuration, logger: logger)
     return try await app.test(.live) { client in
         try await body(TestApp(transport: .shared(client), database: database, keyring: keyring))
+    }
+}
+
+/// What a test app logs that a failed run's reader needs: warnings and errors, and the service
+/// group saying that one of the app's services ended (which shuts the whole app down and closes
+/// its connections under a running test). Everything else is dropped.
+struct SurfacingLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .debug
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let message = "\(event.message)"
+        let lifecycle = event.source == "ServiceLifecycle" && ["unexpectedly", "threw"].contains { message.contains($0) }
+        guard event.level >= .warning || lifecycle else { return }
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        FileHandle.standardError.write(Data("[test app] \(event.level) \(message) \(merged)\n".utf8))
     }
 }
 
