@@ -54,8 +54,15 @@ struct TestApp: Sendable {
         }
     }
 
-    /// Sends one request on this app's connection.
+    /// Sends one request on this app's connection, and fails the test (rather than hanging the
+    /// run) when no answer comes within a minute.
     func send(_ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestReply {
+        try await answerWithin(seconds: 60, "\(method) \(path)") {
+            try await self.exchange(path, method: method, headers: headers, body: body)
+        }
+    }
+
+    private func exchange(_ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestReply {
         let request = TestClient.Request(path, method: method, headers: headers, body: body)
         let response: TestClient.Response
         switch transport {
@@ -238,4 +245,60 @@ final class LogCapture: LogHandler, @unchecked Sendable {
     }
 
     var text: String { lock.withLock { lines.joined(separator: "\n") } }
+}
+
+/// `operation`'s result, or a failure naming `what` after `seconds`, whichever comes first, and
+/// without waiting for `operation` to stop. The test client's own read timeout cannot do this:
+/// it cancels a task that waits on a future, which cancellation does not end, so a server that
+/// never answered held a whole test run up until CI gave up, with nothing named.
+func answerWithin<T: Sendable>(
+    seconds: Double, _ what: String, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let outcome = FirstOutcome<T>()
+    return try await withCheckedThrowingContinuation { continuation in
+        outcome.deliver(to: continuation)
+        let work = Task {
+            do { outcome.settle(.success(try await operation())) } catch { outcome.settle(.failure(error)) }
+        }
+        let timer = Task {
+            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            if outcome.settle(.failure(TestSetupError("no answer within \(Int(seconds)) s to \(what)"))) { work.cancel() }
+        }
+        outcome.onSettled { timer.cancel() }
+    }
+}
+
+/// The first of several outcomes, handed once to a continuation.
+private final class FirstOutcome<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+    private var settled = false
+    private var whenSettled: (() -> Void)?
+
+    func deliver(to continuation: CheckedContinuation<T, any Error>) { lock.withLock { self.continuation = continuation } }
+
+    /// Records `result` if nothing came first; true when it was the first.
+    @discardableResult
+    func settle(_ result: Result<T, any Error>) -> Bool {
+        let (first, hook) = lock.withLock { () -> (CheckedContinuation<T, any Error>?, (() -> Void)?) in
+            guard !settled else { return (nil, nil) }
+            settled = true
+            defer { continuation = nil; whenSettled = nil }
+            return (continuation, whenSettled)
+        }
+        guard let first else { return false }
+        first.resume(with: result)
+        hook?()
+        return true
+    }
+
+    /// Runs `hook` once settled (at once if already).
+    func onSettled(_ hook: @escaping () -> Void) {
+        let now = lock.withLock { () -> Bool in
+            if settled { return true }
+            whenSettled = hook
+            return false
+        }
+        if now { hook() }
+    }
 }
