@@ -79,9 +79,16 @@ enum WebhookRules {
         return text
     }
 
+    /// The most entries a list of event types may have (the contract's `maxItems`), repeats included.
+    static let maximumEventTypes = 20
+
     /// Each type once, in the order given; unknown ones are refused (the contract's enum already
-    /// does, this keeps the command line and tests honest too).
+    /// does, this keeps the command line and tests honest too), and so is a list longer than the
+    /// contract allows, even when its repeats would fold it shorter.
     static func eventTypes(_ types: [String]) throws(WebhookError) -> [String] {
+        guard types.count <= maximumEventTypes else {
+            throw .invalidField("eventTypes", "At most \(maximumEventTypes) event types.")
+        }
         var seen: [String] = []
         for type in types where !seen.contains(type) {
             guard eventTypes.contains(type) else { throw .invalidField("eventTypes", "Unknown event type '\(type.prefix(60))'.") }

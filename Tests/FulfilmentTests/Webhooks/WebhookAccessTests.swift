@@ -97,7 +97,7 @@ struct WebhookAccessTests {
         }
     }
 
-    @Test("a URL that is not http(s) with a host is 422 invalid_url; an unknown event type is refused")
+    @Test("a URL that is not http(s) with a host is 422 invalid_url; an unknown event type or more than 20 are refused")
     func inputRules() async throws {
         try await withApp { app in
             let store = try await app.createStore()
@@ -110,6 +110,17 @@ struct WebhookAccessTests {
             let unknownType = try await app.request(
                 .post, "/v1/webhooks", json: ["url": "https://partner.example/h", "eventTypes": ["order.teleported"]], token: manager.token)
             #expect(unknownType.status == .unprocessableContent)
+            // The contract's maxItems counts repeats: 21 entries are refused though they fold to 1.
+            let tooMany = try await app.request(
+                .post, "/v1/webhooks", json: ["url": "https://partner.example/h", "eventTypes": .array(Array(repeating: "order.placed", count: 21))],
+                token: manager.token)
+            #expect(tooMany.status == .unprocessableContent)
+            #expect(tooMany.json["error"]["details"]["field"].string == "eventTypes")
+            let twenty = try await app.request(
+                .post, "/v1/webhooks", json: ["url": "https://partner.example/h", "eventTypes": .array(Array(repeating: "order.placed", count: 20))],
+                token: manager.token)
+            #expect(twenty.status == .created)
+            #expect(twenty.json["eventTypes"].array.count == 1)
             let extra = try await app.request(
                 .post, "/v1/webhooks", json: ["url": "https://partner.example/h", "secret": "whsec_mine"], token: manager.token)
             #expect(extra.status == .unprocessableContent)
