@@ -206,42 +206,47 @@ private func runApp<T: Sendable>(
     }
 }
 
-/// What a test app logs that a failed run's reader needs: warnings and errors, and the service
-/// group saying that one of the app's services ended (which shuts the whole app down and closes
-/// its connections under a running test). Everything else is dropped.
-struct SurfacingLogHandler: LogHandler {
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .debug
+/// The tests' log handlers: metadata kept as swift-log asks, and one line per event written the
+/// same way whether it is printed or kept.
+protocol TestLogHandler: LogHandler {}
 
+extension TestLogHandler {
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
+
+    /// `level message metadata`, the event's metadata over the handler's.
+    func line(_ event: LogEvent) -> String {
+        "\(event.level) \(event.message) \(metadata.merging(event.metadata ?? [:]) { $1 })"
+    }
+}
+
+/// What a test app logs that a failed run's reader needs: warnings and errors, and the service
+/// group saying that one of the app's services ended (which shuts the whole app down and closes
+/// its connections under a running test). Everything else is dropped.
+struct SurfacingLogHandler: TestLogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .debug
 
     func log(event: LogEvent) {
         let message = "\(event.message)"
         let lifecycle = event.source == "ServiceLifecycle" && ["unexpectedly", "threw"].contains { message.contains($0) }
         guard event.level >= .warning || lifecycle else { return }
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        FileHandle.standardError.write(Data("[test app] \(event.level) \(message) \(merged)\n".utf8))
+        FileHandle.standardError.write(Data("[test app] \(line(event))\n".utf8))
     }
 }
 
 /// Collects every log line (message and metadata) so a test can read what was logged.
-final class LogCapture: LogHandler, @unchecked Sendable {
+final class LogCapture: TestLogHandler, @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
     func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        lock.withLock { lines.append("\(event.level) \(event.message) \(merged)") }
+        let text = line(event)
+        lock.withLock { lines.append(text) }
     }
 
     var text: String { lock.withLock { lines.joined(separator: "\n") } }
