@@ -144,7 +144,7 @@ struct OrderExpiryTests {
                     // The holder locks the order row, as the payment webhook does, and lets go when
                     // the sweep is over — or after 5 seconds, so a sweep that waits still ends.
                     async let holding: Void = holder.transaction(logger: logger) { connection in
-                        try await connection.query("SELECT 1 FROM orders WHERE id = \(heldID) FOR UPDATE", logger: logger)
+                        try await connection.run("SELECT 1 FROM orders WHERE id = \(heldID) FOR UPDATE", logger: logger)
                         await progress.lock()
                         for _ in 0..<100 where await !progress.sweepDone { try await Task.sleep(for: .milliseconds(50)) }
                         await progress.release()

@@ -30,7 +30,10 @@ struct OutageTests {
                     }
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // The outage starts while requests are in flight: a query written to a connection
+            // that had just closed once waited for ever, and the server's shutdown with it.
+            for _ in 0..<300 where await (statuses.counts[200] ?? 0) < 8 { try await Task.sleep(for: .milliseconds(100)) }
+            #expect((await statuses.counts[200] ?? 0) >= 8, "the load never got going")
             embedded.stop()
             try await Task.sleep(for: .seconds(2))
             let down = try await app.request(.get, "/readyz")

@@ -45,9 +45,9 @@ struct TransactionRetryTests {
                         racers.addTask {
                             try await database.transaction(logger: Logger(label: "test")) { connection in
                                 let attempt = await rendezvous.attempt(racer)
-                                try await connection.query("UPDATE counters SET n = n + 1 WHERE id = \(first)", logger: Logger(label: "test"))
+                                try await connection.run("UPDATE counters SET n = n + 1 WHERE id = \(first)", logger: Logger(label: "test"))
                                 if attempt == 1 { await rendezvous.meet() }
-                                try await connection.query("UPDATE counters SET n = n + 1 WHERE id = \(second)", logger: Logger(label: "test"))
+                                try await connection.run("UPDATE counters SET n = n + 1 WHERE id = \(second)", logger: Logger(label: "test"))
                             }
                         }
                     }

@@ -13,7 +13,7 @@ extension API {
         let database = self.database
         let check: Result<Set<Int>, any Error> = await withTimeout(.seconds(2)) {
             var applied = Set<Int>()
-            let rows = try await database.client.query("SELECT version FROM schema_migrations")
+            let rows = try await database.client.run("SELECT version FROM schema_migrations", logger: Logger(label: "fulfilment.readiness"))
             for try await version in rows.decode(Int.self) { applied.insert(version) }
             return applied
         }

@@ -31,7 +31,7 @@ enum LoginThrottleQueries {
     static func reserve(emailKey: String, address: String, rules: LoginThrottle, database: Database, logger: Logger) async throws {
         let window = rules.windowSeconds
         try await database.transaction(logger: logger) { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.run(
                 """
                 INSERT INTO login_throttle AS t (email_key, address, failures, pending, window_started_at)
                 VALUES ('', \(address), 0, 1, now()), (\(emailKey), '', 0, 1, now()), (\(emailKey), \(address), 0, 1, now())
@@ -51,7 +51,7 @@ enum LoginThrottleQueries {
             for try await _ in rows { counted += 1 }
             if counted == 3 { return }
             // A key is full; throwing rolls back the keys this attempt did count.
-            let wait = try await connection.query(
+            let wait = try await connection.run(
                 """
                 SELECT ceil(extract(epoch FROM max(window_started_at) + make_interval(secs => \(window)) - now()))::int
                 FROM login_throttle
@@ -81,7 +81,7 @@ enum LoginThrottleQueries {
                 }
                 // A success starts the account-from-this-address count again.
                 let restart = outcome == .succeeded && !key.emailKey.isEmpty && !key.address.isEmpty
-                try await connection.query(
+                try await connection.run(
                     """
                     UPDATE login_throttle SET
                         pending = greatest(pending - 1, 0),
@@ -92,7 +92,7 @@ enum LoginThrottleQueries {
             // A key with nothing in it says nothing: drop it, so the table keeps only keys
             // with failures (every customer who signs in would otherwise leave rows behind).
             // These rows are already locked by this transaction, so the order is safe.
-            try await connection.query(
+            try await connection.run(
                 """
                 DELETE FROM login_throttle
                 WHERE (email_key, address) IN (('', \(address)), (\(emailKey), ''), (\(emailKey), \(address)))

@@ -24,7 +24,7 @@ enum SessionQueries {
     /// read `FOR SHARE`, so a manager disabling them at the same moment either waits for this
     /// session (and ends it) or is waited for (and no session starts).
     static func start(userID: UserID, tokenHash: [UInt8], on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             WITH account AS (
                 SELECT id FROM users WHERE id = \(userID.rawValue) AND disabled_at IS NULL FOR SHARE
@@ -40,7 +40,7 @@ enum SessionQueries {
     /// records the use (at most every `touchSeconds`, to spare a write per request). An
     /// expired session is not touched, so it stays expired.
     static func lookUp(tokenHash: [UInt8], lifetime: SessionLifetime, on client: PostgresClient, logger: Logger) async throws -> SessionLookup {
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             WITH found AS (
                 SELECT s.id, s.user_id,
@@ -64,7 +64,7 @@ enum SessionQueries {
     }
 
     static func end(_ id: SessionID, reason: SessionEnd, on client: PostgresClient, logger: Logger) async throws {
-        try await client.query(
+        try await client.run(
             "UPDATE sessions SET ended_at = now(), ended_reason = \(reason.rawValue) WHERE id = \(id.rawValue) AND ended_at IS NULL",
             logger: logger)
     }
@@ -74,7 +74,7 @@ enum SessionQueries {
     static func endAll(
         of user: UserID, keeping kept: SessionID? = nil, reason: SessionEnd, on connection: PostgresConnection, logger: Logger
     ) async throws -> Int {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             UPDATE sessions SET ended_at = now(), ended_reason = \(reason.rawValue)
             WHERE user_id = \(user.rawValue) AND ended_at IS NULL AND id IS DISTINCT FROM \(kept?.rawValue)

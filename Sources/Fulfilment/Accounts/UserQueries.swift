@@ -29,7 +29,7 @@ enum UserQueries {
         on connection: PostgresConnection, logger: Logger
     ) async throws -> User {
         do {
-            let rows = try await connection.query(
+            let rows = try await connection.run(
                 """
                 INSERT INTO users (email, name, password_hash, role, store_id)
                 VALUES (\(email), \(name), \(passwordHash), \(role.rawValue), \(storeID?.rawValue))
@@ -45,7 +45,7 @@ enum UserQueries {
     }
 
     static func user(id: UserID, on client: PostgresClient, logger: Logger) async throws -> User? {
-        let rows = try await client.query(
+        let rows = try await client.run(
             "SELECT id, email, name, role, store_id, created_at, disabled_at FROM users WHERE id = \(id.rawValue)", logger: logger)
         for try await row in rows.decode(UserRow.self) { return user(row) }
         return nil
@@ -53,7 +53,7 @@ enum UserQueries {
 
     /// The user with this email (any case) and their password hash.
     static func credentials(email: String, on client: PostgresClient, logger: Logger) async throws -> (User, String)? {
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             SELECT id, email, name, role, store_id, created_at, disabled_at, password_hash
             FROM users WHERE lower(email) = lower(\(email))
@@ -66,7 +66,7 @@ enum UserQueries {
 
     /// A signed-in user and their password hash, for changing the password.
     static func credentials(id: UserID, on client: PostgresClient, logger: Logger) async throws -> (User, String)? {
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             SELECT id, email, name, role, store_id, created_at, disabled_at, password_hash
             FROM users WHERE id = \(id.rawValue)
@@ -82,7 +82,7 @@ enum UserQueries {
     static func replacePassword(
         of id: UserID, expected: String, with newHash: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             UPDATE users SET password_hash = \(newHash)
             WHERE id = \(id.rawValue) AND password_hash = \(expected) AND disabled_at IS NULL
@@ -97,7 +97,7 @@ enum UserQueries {
     static func setDisabled(
         _ disabled: Bool, user id: UserID, store: StoreID, on connection: PostgresConnection, logger: Logger
     ) async throws -> User? {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             UPDATE users SET disabled_at = CASE WHEN \(disabled) THEN coalesce(disabled_at, now()) ELSE NULL END
             WHERE id = \(id.rawValue) AND store_id = \(store.rawValue) AND role IN ('staff', 'manager')
@@ -108,7 +108,7 @@ enum UserQueries {
     }
 
     static func storeExists(_ id: StoreID, on client: PostgresClient, logger: Logger) async throws -> Bool {
-        let rows = try await client.query("SELECT 1 FROM stores WHERE id = \(id.rawValue)", logger: logger)
+        let rows = try await client.run("SELECT 1 FROM stores WHERE id = \(id.rawValue)", logger: logger)
         for try await _ in rows { return true }
         return false
     }
@@ -118,7 +118,7 @@ extension UserQueries {
     /// A store named by its id or its code (`QC-KGN`), for the command line.
     static func store(codeOrID: String, on client: PostgresClient, logger: Logger) async throws -> StoreID? {
         let id = UUID(uuidString: codeOrID)
-        let rows = try await client.query(
+        let rows = try await client.run(
             "SELECT id FROM stores WHERE id = \(id) OR code = \(codeOrID.uppercased())", logger: logger)
         for try await found in rows.decode(UUID.self) { return StoreID(found) }
         return nil

@@ -65,7 +65,7 @@ public enum CatalogueImport {
                 throw Refused(problems: [Problem(line: 0, message: "there is no store '\(storeKey)'")])
             }
             var aisles: [String: UUID] = [:]
-            for try await (code, id) in try await connection.query(
+            for try await (code, id) in try await connection.run(
                 "SELECT code, id FROM aisles WHERE store_id = \(store.id)", logger: logger
             ).decode((String, UUID).self) {
                 aisles[code] = id
@@ -160,7 +160,7 @@ public enum CatalogueImport {
 
     /// COPY the checked rows into a temporary table (dropped at commit).
     private static func copy(_ rows: [Row], on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             CREATE TEMP TABLE catalogue_import (
                 line integer NOT NULL, sku text NOT NULL, barcode text, name text NOT NULL, brand text NOT NULL,
@@ -205,7 +205,7 @@ public enum CatalogueImport {
     /// Every stock row the import will change, locked in product-id order: the one lock order
     /// checkout, cancellation and collection use, so an import during trading never deadlocks.
     private static func lockStock(store storeID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             SELECT 1 FROM stock
             WHERE store_id = \(storeID)
@@ -218,7 +218,7 @@ public enum CatalogueImport {
     /// What only the database knows: barcodes other products hold, stock held by open orders.
     private static func checkAgainstDatabase(store storeID: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         var problems: [Problem] = []
-        let barcodeClashes = try await connection.query(
+        let barcodeClashes = try await connection.run(
             """
             SELECT i.line, i.barcode, p.sku FROM catalogue_import i
             JOIN products p ON p.barcode = i.barcode AND p.sku <> i.sku
@@ -227,7 +227,7 @@ public enum CatalogueImport {
         for try await (line, barcode, sku) in barcodeClashes.decode((Int, String, String).self) {
             problems.append(Problem(line: line, message: "the barcode \(barcode) belongs to product \(sku)"))
         }
-        let belowReserved = try await connection.query(
+        let belowReserved = try await connection.run(
             """
             SELECT i.line, s.reserved FROM catalogue_import i
             JOIN products p ON p.sku = i.sku
@@ -245,7 +245,7 @@ public enum CatalogueImport {
         store: StoreRecord, rows: Int, columns: Columns, on connection: PostgresConnection, logger: Logger
     ) async throws -> Summary {
         var created = 0
-        let products = try await connection.query(
+        let products = try await connection.run(
             """
             INSERT INTO products (sku, barcode, name, brand, description, category, price_amount, currency)
             SELECT sku, barcode, name, brand, description, category, price, currency FROM catalogue_import ORDER BY sku
@@ -260,7 +260,7 @@ public enum CatalogueImport {
             """, logger: logger)
         for try await inserted in products.decode(Bool.self) where inserted { created += 1 }
         // Every on-hand figure the file changes goes into the stock ledger as reason `import`.
-        try await connection.query(
+        try await connection.run(
             """
             WITH before AS (
                 SELECT product_id, on_hand FROM stock WHERE store_id = \(store.id)

@@ -7,7 +7,7 @@ enum FavouriteQueries {
     /// Idempotent: adding a favourite twice keeps the first date.
     static func add(user userID: UUID, product productID: UUID, on client: PostgresClient, logger: Logger) async throws {
         do {
-            try await client.query(
+            try await client.run(
                 """
                 INSERT INTO favourites (user_id, product_id) VALUES (\(userID), \(productID))
                 ON CONFLICT (user_id, product_id) DO NOTHING
@@ -18,7 +18,7 @@ enum FavouriteQueries {
     }
 
     static func remove(user userID: UUID, product productID: UUID, on client: PostgresClient, logger: Logger) async throws {
-        try await client.query(
+        try await client.run(
             "DELETE FROM favourites WHERE user_id = \(userID) AND product_id = \(productID)", logger: logger)
     }
 
@@ -27,7 +27,7 @@ enum FavouriteQueries {
         user userID: UUID, store storeID: UUID?, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
     ) async throws -> Page<(ProductRecord, Date)> {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             SELECT \(unescaped: ProductRecord.columns), f.created_at,
                    (extract(epoch FROM f.created_at) * 1000000)::int8 AS added_micros
@@ -53,13 +53,13 @@ enum FavouriteQueries {
 
     /// The customer's chosen store, if they chose one.
     static func chosenStore(user userID: UUID, on client: PostgresClient, logger: Logger) async throws -> UUID? {
-        try await client.query("SELECT store_id FROM customer_stores WHERE user_id = \(userID)", logger: logger)
+        try await client.run("SELECT store_id FROM customer_stores WHERE user_id = \(userID)", logger: logger)
             .decode(UUID.self).first { _ in true }
     }
 
     static func chooseStore(user userID: UUID, store storeID: UUID, on client: PostgresClient, logger: Logger) async throws {
         do {
-            try await client.query(
+            try await client.run(
                 """
                 INSERT INTO customer_stores (user_id, store_id) VALUES (\(userID), \(storeID))
                 ON CONFLICT (user_id) DO UPDATE SET store_id = EXCLUDED.store_id, updated_at = now()

@@ -6,7 +6,7 @@ import PostgresNIO
 enum ImageQueries {
     static func store(_ image: ProductImage, product productID: UUID, on client: PostgresClient, logger: Logger) async throws {
         do {
-            try await client.query(
+            try await client.run(
                 """
                 INSERT INTO product_images (product_id, content_type, bytes, sha256)
                 VALUES (\(productID), \(image.kind.rawValue), \(ByteBuffer(data: image.bytes)), \(ByteBuffer(data: image.sha256)))
@@ -19,7 +19,7 @@ enum ImageQueries {
     }
 
     static func image(product productID: UUID, on client: PostgresClient, logger: Logger) async throws -> ProductImage? {
-        let rows = try await client.query(
+        let rows = try await client.run(
             "SELECT content_type, bytes FROM product_images WHERE product_id = \(productID)", logger: logger)
         for try await (type, bytes) in rows.decode((String, ByteBuffer).self) {
             return try ProductImage(bytes: Data(buffer: bytes), declared: ProductImage.Kind(rawValue: type))

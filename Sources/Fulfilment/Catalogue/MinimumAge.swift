@@ -15,14 +15,14 @@ enum MinimumAge {
 
     /// Sets (or clears) the minimum age; false when no such product exists.
     static func set(_ age: Int?, product: UUID, on client: PostgresClient, logger: Logger) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await client.run(
             "UPDATE products SET minimum_age = \(age), updated_at = now() WHERE id = \(product) RETURNING 1", logger: logger)
         for try await _ in rows { return true }
         return false
     }
 
     static func of(product: UUID, on client: PostgresClient, logger: Logger) async throws -> Int? {
-        let rows = try await client.query("SELECT minimum_age FROM products WHERE id = \(product)", logger: logger)
+        let rows = try await client.run("SELECT minimum_age FROM products WHERE id = \(product)", logger: logger)
         for try await age in rows.decode(Int?.self) { return age }
         return nil
     }
@@ -41,7 +41,7 @@ extension MinimumAge {
     static func set(_ ages: [(String, Int?)], on connection: PostgresConnection, logger: Logger) async throws {
         guard !ages.isEmpty else { return }
         // 0 stands for "none" in the bound array (ages are 1...120), turned back into NULL here.
-        try await connection.query(
+        try await connection.run(
             """
             UPDATE products p SET minimum_age = NULLIF(u.age, 0), updated_at = now()
             FROM unnest(\(ages.map(\.0))::text[], \(ages.map { Int32($0.1 ?? 0) })::int4[]) AS u(sku, age)

@@ -89,7 +89,7 @@ enum StockLedger {
             guard let id = Int64(text), id > 0 else { throw CatalogueError.invalidCursor }
             return id
         }
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             SELECT m.id, m.product_id, m.delta, m.reason, m.note, m.on_hand_after, m.actor_id, u.name, m.at
             FROM stock_movements m LEFT JOIN users u ON u.id = m.actor_id
@@ -112,7 +112,7 @@ enum StockLedger {
         store: UUID, product: UUID, on connection: PostgresConnection, logger: Logger
     ) async throws -> (onHand: Int, reserved: Int) {
         do {
-            try await connection.query(
+            try await connection.run(
                 """
                 INSERT INTO stock (store_id, product_id) VALUES (\(store), \(product))
                 ON CONFLICT (store_id, product_id) DO NOTHING
@@ -120,7 +120,7 @@ enum StockLedger {
         } catch {
             throw StockQueries.mapped(error)
         }
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             "SELECT on_hand, reserved FROM stock WHERE store_id = \(store) AND product_id = \(product) FOR UPDATE",
             logger: logger)
         for try await (onHand, reserved) in rows.decode((Int32, Int32).self) { return (Int(onHand), Int(reserved)) }
@@ -131,12 +131,12 @@ enum StockLedger {
         onHand: Int, delta: Int, reason: StockReason, note: String?, minSupply: Int?, store: UUID, product: UUID,
         actor: UserID, on connection: PostgresConnection, logger: Logger
     ) async throws -> StockMovement {
-        try await connection.query(
+        try await connection.run(
             """
             UPDATE stock SET on_hand = \(onHand), min_supply = coalesce(\(minSupply), min_supply), updated_at = now()
             WHERE store_id = \(store) AND product_id = \(product)
             """, logger: logger)
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             INSERT INTO stock_movements (store_id, product_id, delta, reason, note, on_hand_after, actor_id)
             VALUES (\(store), \(product), \(delta), \(reason.rawValue), \(note), \(onHand), \(actor.rawValue))

@@ -45,13 +45,13 @@ enum StockQueries {
         try await database.transaction(logger: logger) { connection in
             var aisleID: UUID?
             if let location {
-                aisleID = try await connection.query(
+                aisleID = try await connection.run(
                     "SELECT id FROM aisles WHERE store_id = \(storeID) AND code = \(location.aisleCode)", logger: logger
                 ).decode(UUID.self).first { _ in true }
                 guard aisleID != nil else { throw CatalogueError.aisleNotFound(location.aisleCode) }
             }
             do {
-                try await connection.query(
+                try await connection.run(
                     """
                     INSERT INTO stock (store_id, product_id, aisle_id, bay, shelf)
                     VALUES (\(storeID), \(productID), \(aisleID), \(location?.bay), \(location?.shelf))
@@ -66,7 +66,7 @@ enum StockQueries {
 
     /// Takes the product out of its aisle; false when the store does not carry it.
     static func clearLocation(store storeID: UUID, product productID: UUID, on client: PostgresClient, logger: Logger) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             UPDATE stock SET aisle_id = NULL, bay = NULL, shelf = NULL, updated_at = now()
             WHERE store_id = \(storeID) AND product_id = \(productID)
@@ -81,7 +81,7 @@ enum StockQueries {
         store storeID: UUID, lowOnly: Bool, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
     ) async throws -> Page<ProductRecord> {
         let after = try PageCursor.decode(cursor, as: PageCursor.Named.self)
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             SELECT \(unescaped: ProductRecord.columns), lower(p.name) AS sort_key
             FROM stock s

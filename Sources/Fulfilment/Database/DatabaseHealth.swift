@@ -114,6 +114,7 @@ struct DatabaseUnavailable: Error, APIErrorConvertible {
 extension Error {
     /// The connection to PostgreSQL broke, or the server is shutting down or starting up.
     var isDatabaseUnavailable: Bool {
+        if self is DatabaseConnectionLost { return true }
         if let error = self as? PSQLError {
             switch error.code {
             case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed: return true

@@ -26,17 +26,17 @@ enum EventQueries {
 
     /// The events of `scope` after `sequence`, oldest first, at most `limit`.
     static func events(_ scope: Scope, after sequence: Int64, limit: Int, on client: PostgresClient, logger: Logger) async throws -> [OutboxEvent] {
-        let rows: PostgresRowSequence
+        let rows: SQLRows
         switch scope {
         case .store(let store):
-            rows = try await client.query(
+            rows = try await client.run(
                 """
                 SELECT e.sequence, e.type, event_json(e) FROM events e
                 WHERE e.store_id = \(store.rawValue) AND e.sequence > \(sequence)
                 ORDER BY e.sequence LIMIT \(limit)
                 """, logger: logger)
         case .order(let order, let store):
-            rows = try await client.query(
+            rows = try await client.run(
                 """
                 SELECT e.sequence, e.type, event_json(e) FROM events e
                 WHERE e.order_id = \(order.rawValue) AND e.store_id = \(store.rawValue) AND e.sequence > \(sequence)
@@ -52,7 +52,7 @@ enum EventQueries {
 
     /// The last sequence number `store` has given out (0 before its first event).
     static func lastSequence(of store: StoreID, on client: PostgresClient, logger: Logger) async throws -> Int64 {
-        let rows = try await client.query(
+        let rows = try await client.run(
             "SELECT last FROM event_sequences WHERE store_id = \(store.rawValue)", logger: logger)
         for try await last in rows.decode(Int64.self) { return last }
         return 0

@@ -59,7 +59,7 @@ enum CartQueries {
     /// Points the cart at `store` (creating the cart); its lines stay.
     static func setStore(customer: UserID, store: StoreID, on client: PostgresClient, logger: Logger) async throws {
         do {
-            try await client.query(
+            try await client.run(
                 """
                 INSERT INTO carts (customer_id, store_id) VALUES (\(customer.rawValue), \(store.rawValue))
                 ON CONFLICT (customer_id) DO UPDATE SET store_id = EXCLUDED.store_id, updated_at = now()
@@ -80,13 +80,13 @@ enum CartQueries {
             return
         }
         try await database.transaction(logger: logger) { connection in
-            let products = try await connection.query(
+            let products = try await connection.run(
                 "SELECT discontinued FROM products WHERE id = \(product.rawValue)", logger: logger)
             var discontinued: Bool?
             for try await row in products.decode(Bool.self) { discontinued = row }
             guard let discontinued else { throw OrderError.productNotFound }
             guard !discontinued else { throw OrderError.productDiscontinued(product) }
-            let carts = try await connection.query(
+            let carts = try await connection.run(
                 """
                 INSERT INTO carts (customer_id, store_id)
                 SELECT user_id, store_id FROM customer_stores WHERE user_id = \(customer.rawValue)
@@ -96,12 +96,12 @@ enum CartQueries {
             var hasCart = false
             for try await _ in carts { hasCart = true }
             if !hasCart {
-                let existing = try await connection.query(
+                let existing = try await connection.run(
                     "UPDATE carts SET updated_at = now() WHERE customer_id = \(customer.rawValue) RETURNING 1", logger: logger)
                 for try await _ in existing { hasCart = true }
             }
             guard hasCart else { throw OrderError.noStoreChosen }
-            try await connection.query(
+            try await connection.run(
                 """
                 INSERT INTO cart_items (customer_id, product_id, quantity)
                 VALUES (\(customer.rawValue), \(product.rawValue), \(quantity))
@@ -112,7 +112,7 @@ enum CartQueries {
 
     /// Removes a line; a product not in the cart is not an error, an unknown product is 404.
     static func removeItem(customer: UserID, product: ProductID, on client: PostgresClient, logger: Logger) async throws {
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             WITH gone AS (
                 DELETE FROM cart_items WHERE customer_id = \(customer.rawValue) AND product_id = \(product.rawValue)
@@ -125,6 +125,6 @@ enum CartQueries {
     }
 
     static func clear(customer: UserID, on client: PostgresClient, logger: Logger) async throws {
-        try await client.query("DELETE FROM cart_items WHERE customer_id = \(customer.rawValue)", logger: logger)
+        try await client.run("DELETE FROM cart_items WHERE customer_id = \(customer.rawValue)", logger: logger)
     }
 }

@@ -67,7 +67,7 @@ struct Checkout: Sendable {
     /// The order an earlier request with this key made, or `idempotency_key_reused` when that
     /// request was a different one.
     private func earlier(customer: UserID, key: String, hash: Data, logger: Logger) async throws -> Order? {
-        let rows = try await database.client.query(
+        let rows = try await database.client.run(
             "SELECT id, request_hash FROM orders WHERE customer_id = \(customer.rawValue) AND idempotency_key = \(key)",
             logger: logger)
         for try await (id, storedHash) in rows.decode((UUID, Data).self) {
@@ -82,7 +82,7 @@ struct Checkout: Sendable {
         on connection: PostgresConnection, logger: Logger
     ) async throws -> Order {
         // The cart row is locked, so two checkouts of one cart (different keys) run one after the other.
-        let carts = try await connection.query(
+        let carts = try await connection.run(
             """
             SELECT c.store_id, s.token_number, s.currency::text, extract(epoch FROM now() + s.collection_window)::int8, u.name
             FROM carts c JOIN stores s ON s.id = c.store_id JOIN users u ON u.id = c.customer_id
@@ -93,7 +93,7 @@ struct Checkout: Sendable {
         for try await row in carts.decode((UUID, Int32, String, Int64, String).self) { cart = row }
         guard let (storeUUID, tokenNumber, currency, expiry, customerName) = cart else { throw OrderError.cartEmpty }
         // Holding the cart lock: a request with the same key that held it before us has committed by now.
-        let sameKey = try await connection.query(
+        let sameKey = try await connection.run(
             "SELECT 1 FROM orders WHERE customer_id = \(customer.rawValue) AND idempotency_key = \(key)", logger: logger)
         for try await _ in sameKey { throw AlreadyPlaced() }
         let store = StoreID(storeUUID)
@@ -107,7 +107,7 @@ struct Checkout: Sendable {
         case (nil, nil): break
         }
 
-        let items = try await connection.query(
+        let items = try await connection.run(
             """
             SELECT i.product_id, p.name, p.price_amount, i.quantity, p.discontinued, p.minimum_age
             FROM cart_items i JOIN products p ON p.id = i.product_id
@@ -127,7 +127,7 @@ struct Checkout: Sendable {
         let quantities = lines.map { Int32($0.quantity) }
 
         // Lock in product-id order, then check every line, so a shortage lists them all.
-        let stock = try await connection.query(
+        let stock = try await connection.run(
             """
             SELECT product_id, on_hand - reserved FROM stock
             WHERE store_id = \(store.rawValue) AND product_id = ANY(\(productIDs))
@@ -141,7 +141,7 @@ struct Checkout: Sendable {
             return free >= line.quantity ? nil : .init(productID: line.productID, requested: line.quantity, available: free)
         }
         guard shortages.isEmpty else { throw OrderError.insufficientStock(shortages) }
-        let reserved = try await connection.query(
+        let reserved = try await connection.run(
             """
             UPDATE stock SET reserved = stock.reserved + u.quantity, updated_at = now()
             FROM unnest(\(productIDs)::uuid[], \(quantities)::int4[]) AS u(product_id, quantity)
@@ -165,7 +165,7 @@ struct Checkout: Sendable {
             PickupToken.Claims(orderID: orderID.rawValue, storeNumber: UInt32(tokenNumber), expiry: UInt32(clamping: expiry))
         }
         let token = try signer.sign(claims)
-        let inserted = try await connection.query(
+        let inserted = try await connection.run(
             """
             WITH o AS (
                 INSERT INTO orders (id, store_id, customer_id, payment_method, total_amount, currency, idempotency_key, request_hash,

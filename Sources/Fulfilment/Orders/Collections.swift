@@ -40,7 +40,7 @@ struct Collections: Sendable {
             let store = try await Self.storeOf(orderID, on: connection, logger: logger)
             // Stock rows before the order row: the lock order every stock-changing transaction uses.
             try await OrderQueries.lockStock(of: orderID, store: store, on: connection, logger: logger)
-            try await connection.query("SELECT 1 FROM orders WHERE id = \(orderID.rawValue) FOR UPDATE", logger: logger)
+            try await connection.run("SELECT 1 FROM orders WHERE id = \(orderID.rawValue) FOR UPDATE", logger: logger)
             let found = try await OrderQueries.order(id: orderID, on: connection, logger: logger)
             try Self.check(found, issuedWith: text)
             let order = found!
@@ -50,7 +50,7 @@ struct Collections: Sendable {
                     order: orderID, store: store, minimumAge: required.minimumAge, method: method, by: staff.userID,
                     on: connection, logger: logger)
             }
-            try await connection.query(
+            try await connection.run(
                 """
                 WITH o AS (
                     UPDATE orders SET status = 'completed', completed_at = now(), collected_at = now(),
@@ -86,7 +86,7 @@ struct Collections: Sendable {
         } catch {
             throw OrderError.invalidToken(reason: error.code)
         }
-        let rows = try await database.client.query(
+        let rows = try await database.client.run(
             "SELECT token_number FROM stores WHERE id = \(staff.storeID?.rawValue)", logger: logger)
         var number: Int32?
         for try await row in rows.decode(Int32.self) { number = row }
@@ -95,7 +95,7 @@ struct Collections: Sendable {
     }
 
     private static func storeOf(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> StoreID {
-        let rows = try await connection.query("SELECT store_id FROM orders WHERE id = \(id.rawValue)", logger: logger)
+        let rows = try await connection.run("SELECT store_id FROM orders WHERE id = \(id.rawValue)", logger: logger)
         for try await store in rows.decode(UUID.self) { return StoreID(store) }
         throw OrderError.invalidToken(reason: "unknown_order")
     }

@@ -30,7 +30,7 @@ enum IDCheckQueries {
         order: OrderID, store: StoreID, minimumAge: Int, method: IDConfirmation.Method, by staff: UserID,
         on connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             INSERT INTO id_checks (order_id, store_id, minimum_age, method, confirmed_by)
             VALUES (\(order.rawValue), \(store.rawValue), \(minimumAge), \(method.rawValue), \(staff.rawValue))

@@ -50,7 +50,7 @@ struct OrderExpiry: Sendable {
 
     /// Open orders whose unused token expired by `now`, oldest expiry first; read without locks.
     func candidates(expiredBy now: Date, logger: Logger) async throws -> [Candidate] {
-        let rows = try await database.client.query(
+        let rows = try await database.client.run(
             """
             SELECT o.id, o.store_id FROM orders o JOIN pickup_tokens t ON t.order_id = o.id
             WHERE o.status IN ('pending', 'packaged', 'delivering') AND t.used_at IS NULL AND t.expires_at <= \(now)
@@ -67,7 +67,7 @@ struct OrderExpiry: Sendable {
     func expire(_ candidate: Candidate, now: Date, logger: Logger) async throws -> Bool {
         try await database.transaction(logger: logger) { connection in
             try await OrderQueries.lockStock(of: candidate.id, store: candidate.store, on: connection, logger: logger)
-            let claimed = try await connection.query(
+            let claimed = try await connection.run(
                 """
                 SELECT o.status FROM orders o
                 WHERE o.id = \(candidate.id.rawValue) AND o.store_id = \(candidate.store.rawValue)

@@ -94,7 +94,7 @@ enum OrderQueries {
     /// A customer's orders, newest first.
     static func list(customer: UserID, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger) async throws -> Page<OrderSummary> {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             SELECT \(unescaped: summaryColumns)
             FROM orders o JOIN users u ON u.id = o.customer_id
@@ -113,7 +113,7 @@ enum OrderQueries {
         store: StoreID, status: OrderStatus?, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
     ) async throws -> Page<OrderSummary> {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             SELECT \(unescaped: summaryColumns)
             FROM orders o JOIN users u ON u.id = o.customer_id
@@ -134,7 +134,7 @@ enum OrderQueries {
         (extract(epoch FROM o.created_at) * 1000000)::int8, o.pickup_slot_start, o.pickup_slot_end
         """
 
-    private static func page(_ rows: PostgresRowSequence, limit: Int) async throws -> Page<OrderSummary> {
+    private static func page(_ rows: SQLRows, limit: Int) async throws -> Page<OrderSummary> {
         var items: [(OrderSummary, Int64)] = []
         for try await row in rows.decode(
             (UUID, Int64, UUID, String, String, String, String, Int64, String, Int64, Date, Int64, Date?, Date?).self)
@@ -154,7 +154,7 @@ enum OrderQueries {
     /// Locks the stock rows of an order's lines in product-id order: the one lock order every
     /// stock-changing transaction uses, so they never deadlock.
     static func lockStock(of order: OrderID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             SELECT 1 FROM stock
             WHERE store_id = \(store.rawValue)
@@ -167,14 +167,14 @@ enum OrderQueries {
     /// Packaging a pending order: every line closed short gives back the stock it did not get,
     /// and the total becomes what is in the bags. Call with the order's stock rows locked.
     static func releaseShortLines(of order: OrderID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             UPDATE stock SET reserved = stock.reserved - (l.quantity - held_quantity(l, true)), updated_at = now()
             FROM order_lines l
             WHERE l.order_id = \(order.rawValue) AND l.picked_short
               AND stock.store_id = \(store.rawValue) AND stock.product_id = l.product_id
             """, logger: logger)
-        try await connection.query(
+        try await connection.run(
             """
             UPDATE orders SET total_amount = (
                 SELECT coalesce(sum(l.unit_price * held_quantity(l, true)), 0) FROM order_lines l WHERE l.order_id = \(order.rawValue))
@@ -187,7 +187,7 @@ enum OrderQueries {
     /// after any change to the total or a cancellation, and after a payment or a refund; an
     /// order with no payment is left as it is. Owing nothing after a refund is `refunded`.
     static func reconcileRefund(of order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             UPDATE orders o
             SET refund_due_amount = owed.amount,
@@ -206,28 +206,10 @@ enum OrderQueries {
         order: OrderID, store: StoreID, from: OrderStatus?, to: OrderStatus, actor: UserID?, reason: String?,
         on connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             INSERT INTO order_events (store_id, order_id, from_status, to_status, actor_id, reason)
             VALUES (\(store.rawValue), \(order.rawValue), \(from?.rawValue), \(to.rawValue), \(actor?.rawValue), \(reason))
             """, logger: logger)
-    }
-}
-
-/// What can run a query: the pooled client, or one connection inside a transaction (so a read
-/// can be shared between the two).
-protocol SQLRunner: Sendable {
-    func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence
-}
-
-extension PostgresClient: SQLRunner {
-    func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
-        try await self.query(query, logger: logger)
-    }
-}
-
-extension PostgresConnection: SQLRunner {
-    func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
-        try await self.query(query, logger: logger)
     }
 }

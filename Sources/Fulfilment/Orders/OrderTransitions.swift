@@ -45,7 +45,7 @@ enum OrderTransitions {
     }
 
     static func status(of id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> Current? {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             "SELECT store_id, customer_id, status FROM orders WHERE id = \(id.rawValue)", logger: logger)
         for try await (store, customer, status) in rows.decode((UUID, UUID, String).self) {
             return Current(store: StoreID(store), customer: UserID(customer), status: OrderStatus(rawValue: status) ?? .pending)
@@ -69,7 +69,7 @@ enum OrderTransitions {
             // Stock rows first, in product-id order, like checkout: no deadlocks.
             try await OrderQueries.lockStock(of: id, store: store, on: connection, logger: logger)
         }
-        let updated = try await connection.query(
+        let updated = try await connection.run(
             """
             UPDATE orders SET status = \(to.rawValue),
                 packaged_at = CASE WHEN \(to.rawValue) = 'packaged' THEN now() ELSE packaged_at END,
@@ -88,7 +88,7 @@ enum OrderTransitions {
         if from == .pending {
             // Packed or cancelled by hand while on an open pick list: it leaves the list, so no
             // later pick can change what it holds.
-            try await connection.query(
+            try await connection.run(
                 "UPDATE pick_batch_orders SET open = false WHERE order_id = \(id.rawValue) AND open", logger: logger)
         }
         if to == .packaged {
@@ -96,7 +96,7 @@ enum OrderTransitions {
         }
         if to == .cancelled {
             // What the order still holds: all it ordered while pending, what was picked once packaged.
-            try await connection.query(
+            try await connection.run(
                 """
                 UPDATE stock SET reserved = stock.reserved - held_quantity(l, \(from != .pending)), updated_at = now()
                 FROM order_lines l

@@ -55,7 +55,7 @@ enum Payments {
     }
 
     static func lockedOrder(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> PayableOrder? {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             SELECT o.store_id, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text,
                    (SELECT coalesce(sum(l.unit_price * l.quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id)
@@ -76,7 +76,7 @@ enum Payments {
         order id: OrderID, store: StoreID, method: String, amount: Money, recordedBy: UserID?, providerEventID: String?,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> Payment {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             WITH o AS (
                 UPDATE orders SET payment_status = 'paid', paid_at = now()
@@ -112,7 +112,7 @@ enum Payments {
         eventID: String, type: String, orderID: OrderID?, amount: Money?, on database: Database, logger: Logger
     ) async throws -> WebhookOutcome {
         try await database.transaction(logger: logger) { connection in
-            let inserted = try await connection.query(
+            let inserted = try await connection.run(
                 """
                 INSERT INTO payment_webhook_events (event_id, type, order_id, outcome)
                 VALUES (\(eventID), \(type), \(orderID?.rawValue), 'processing')
@@ -122,14 +122,14 @@ enum Payments {
             var fresh = false
             for try await _ in inserted { fresh = true }
             if !fresh {
-                let rows = try await connection.query(
+                let rows = try await connection.run(
                     "SELECT outcome FROM payment_webhook_events WHERE event_id = \(eventID)", logger: logger)
                 var outcome = "unknown"
                 for try await row in rows.decode(String.self) { outcome = row }
                 return WebhookOutcome(eventID: eventID, outcome: outcome, duplicate: true)
             }
             let outcome = try await apply(type: type, orderID: orderID, amount: amount, eventID: eventID, on: connection, logger: logger)
-            try await connection.query(
+            try await connection.run(
                 "UPDATE payment_webhook_events SET outcome = \(outcome) WHERE event_id = \(eventID)", logger: logger)
             return WebhookOutcome(eventID: eventID, outcome: outcome, duplicate: false)
         }

@@ -17,7 +17,7 @@ struct ReadyNotifications: Sendable {
             // The order row is locked, so two clicks at once are one after the other here; the
             // last message is read in a statement of its own, after the lock, so the second click
             // sees the first one's event (committed while it waited).
-            let rows = try await connection.query(
+            let rows = try await connection.run(
                 "SELECT store_id, status FROM orders WHERE id = \(id.rawValue) FOR UPDATE", logger: logger)
             var found: (StoreID, OrderStatus)?
             for try await (store, status) in rows.decode((UUID, String).self) {
@@ -25,7 +25,7 @@ struct ReadyNotifications: Sendable {
             }
             guard let (store, status) = found, staff.worksAt(store) else { throw OrderError.orderNotFound }
             guard status == .packaged || status == .delivering else { throw OrderError.notReady(status) }
-            let last = try await connection.query(
+            let last = try await connection.run(
                 """
                 SELECT extract(epoch FROM clock_timestamp() - max(occurred_at))::float8 FROM events
                 WHERE order_id = \(id.rawValue) AND type = 'order.ready_for_pickup'

@@ -19,7 +19,7 @@ struct Receipts: Sendable {
 
     func reissue(order id: OrderID, reason: String, by staff: Identity, logger: Logger) async throws -> Reissue {
         try await database.transaction(logger: logger) { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.run(
                 """
                 SELECT o.store_id, s.token_number,
                        extract(epoch FROM coalesce(o.pickup_slot_end + make_interval(mins => c.grace_minutes),
@@ -49,7 +49,7 @@ struct Receipts: Sendable {
             let expiry = freshExpiry == oldExpiry ? freshExpiry + 1 : freshExpiry
             let token = try signer.sign(PickupToken.Claims(
                 orderID: id.rawValue, storeNumber: UInt32(tokenNumber), expiry: UInt32(clamping: expiry)))
-            let stamped = try await connection.query(
+            let stamped = try await connection.run(
                 """
                 WITH t AS (
                     UPDATE pickup_tokens SET key_id = \(Int32(token.keyID.rawValue)), text = \(token.text), issued_at = now(),

@@ -25,7 +25,7 @@ enum RefundQueries {
     }
 
     static func lockedOwing(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> Owing? {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             SELECT store_id, payment_status, refund_due_amount, currency::text FROM orders WHERE id = \(id.rawValue) FOR UPDATE
             """, logger: logger)
@@ -39,7 +39,7 @@ enum RefundQueries {
         order: OrderID, store: StoreID, method: String, amount: Money, recordedBy: UserID?, providerEventID: String?, note: String?,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> Refund {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             INSERT INTO refunds (store_id, order_id, method, amount, currency, recorded_by, provider_event_id, note)
             VALUES (\(store.rawValue), \(order.rawValue), \(method), \(amount.amount), \(amount.currency), \(recordedBy?.rawValue),

@@ -15,7 +15,7 @@ struct RestrictedLines: Sendable {
             }
             // Stock rows before the order row: the lock order every stock-changing transaction uses.
             try await OrderQueries.lockStock(of: id, store: found.store, on: connection, logger: logger)
-            let rows = try await connection.query(
+            let rows = try await connection.run(
                 "SELECT status, payment_status FROM orders WHERE id = \(id.rawValue) FOR UPDATE", logger: logger)
             var state: (String, String)?
             for try await row in rows.decode((String, String).self) { state = row }
@@ -26,14 +26,14 @@ struct RestrictedLines: Sendable {
             }
             guard payment == PaymentStatus.unpaid.rawValue else { throw IDCheckError.orderPaid }
             let packaged = status != .pending
-            try await connection.query(
+            try await connection.run(
                 """
                 UPDATE stock SET reserved = stock.reserved - held_quantity(l, \(packaged)), updated_at = now()
                 FROM order_lines l
                 WHERE l.order_id = \(id.rawValue) AND l.minimum_age IS NOT NULL AND l.removed_at IS NULL
                   AND stock.store_id = \(found.store.rawValue) AND stock.product_id = l.product_id
                 """, logger: logger)
-            let removed = try await connection.query(
+            let removed = try await connection.run(
                 """
                 UPDATE order_lines SET removed_at = now(), removed_by = \(staff.userID.rawValue)
                 WHERE order_id = \(id.rawValue) AND minimum_age IS NOT NULL AND removed_at IS NULL
@@ -42,7 +42,7 @@ struct RestrictedLines: Sendable {
             var count = 0
             for try await _ in removed { count += 1 }
             guard count > 0 else { throw IDCheckError.nothingToRemove }
-            try await connection.query(
+            try await connection.run(
                 """
                 UPDATE orders SET total_amount = (
                     SELECT coalesce(sum(l.unit_price * held_quantity(l, \(packaged))), 0) FROM order_lines l WHERE l.order_id = \(id.rawValue))

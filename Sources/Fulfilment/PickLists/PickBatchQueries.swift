@@ -14,7 +14,7 @@ enum PickBatchQueries {
     ) async throws -> [(UUID, Int64)] {
         let restrict = orderIDs != nil
         let ids = orderIDs ?? []
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             SELECT o.id, o.number FROM orders o
             WHERE o.store_id = \(store.rawValue) AND o.status = 'pending'
@@ -32,11 +32,11 @@ enum PickBatchQueries {
     static func insertBatch(
         id: UUID, store: StoreID, createdBy: UserID, orders: [(UUID, Int64)], on connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await connection.query(
+        try await connection.run(
             "INSERT INTO pick_batches (id, store_id, created_by) VALUES (\(id), \(store.rawValue), \(createdBy.rawValue))",
             logger: logger)
         for (index, order) in orders.sorted(by: { $0.1 < $1.1 }).enumerated() {
-            try await connection.query(
+            try await connection.run(
                 """
                 INSERT INTO pick_batch_orders (store_id, batch_id, order_id, tote)
                 VALUES (\(store.rawValue), \(id), \(order.0), \(Tote.label(forIndex: index)))
@@ -100,7 +100,7 @@ enum PickBatchQueries {
     }
 
     static func open(store: StoreID, on client: PostgresClient, logger: Logger) async throws -> [(UUID, Date, Int)] {
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             SELECT b.id, b.created_at, count(bo.order_id)::int FROM pick_batches b
             LEFT JOIN pick_batch_orders bo ON bo.batch_id = b.id
@@ -120,7 +120,7 @@ enum PickBatchQueries {
         batch: UUID, store: StoreID, order: UUID, product: UUID, quantity: Int, short: Bool, by picker: UserID,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> PickRecording {
-        let states = try await connection.query(
+        let states = try await connection.run(
             """
             SELECT o.status, coalesce(bo.open, false) FROM orders o
             LEFT JOIN pick_batch_orders bo ON bo.order_id = o.id AND bo.batch_id = \(batch)
@@ -131,7 +131,7 @@ enum PickBatchQueries {
         for try await row in states.decode((String, Bool).self) { state = row }
         guard let (status, onOpenList) = state else { return .notOnList(status: nil) }
         guard status == OrderStatus.pending.rawValue, onOpenList else { return .notOnList(status: status) }
-        let updated = try await connection.query(
+        let updated = try await connection.run(
             """
             UPDATE order_lines SET picked_quantity = coalesce(picked_quantity, 0) + \(quantity),
                                    picked_short = picked_short OR \(short)
@@ -142,7 +142,7 @@ enum PickBatchQueries {
         var changed = false
         for try await _ in updated { changed = true }
         guard changed else { return .overPick }
-        try await connection.query(
+        try await connection.run(
             """
             INSERT INTO picks (store_id, batch_id, order_id, product_id, quantity, short, picked_by)
             VALUES (\(store.rawValue), \(batch), \(order), \(product), \(quantity), \(short), \(picker.rawValue))

@@ -110,7 +110,7 @@ struct PickLists: Sendable {
     func complete(batch id: UUID, by identity: Identity, logger: Logger) async throws -> Completion {
         _ = try await batch(id, for: identity, logger: logger)
         return try await database.transaction(logger: logger) { connection in
-            let lockedRows = try await connection.query(
+            let lockedRows = try await connection.run(
                 "SELECT status FROM pick_batches WHERE id = \(id) FOR UPDATE", logger: logger)
             var status = ""
             for try await value in lockedRows.decode(String.self) { status = value }
@@ -120,7 +120,7 @@ struct PickLists: Sendable {
             }
             // Every stock row this completion may touch, locked up front in product-id order:
             // the one lock order checkout, cancellation and collection use, so none deadlock.
-            try await connection.query(
+            try await connection.run(
                 """
                 SELECT 1 FROM stock
                 WHERE store_id = \(batch.storeID.rawValue)
@@ -154,9 +154,9 @@ struct PickLists: Sendable {
                 }
                 completion.packaged.append(order.orderID)
             }
-            try await connection.query(
+            try await connection.run(
                 "UPDATE pick_batches SET status = 'completed', completed_at = now() WHERE id = \(id)", logger: logger)
-            try await connection.query("UPDATE pick_batch_orders SET open = false WHERE batch_id = \(id)", logger: logger)
+            try await connection.run("UPDATE pick_batch_orders SET open = false WHERE batch_id = \(id)", logger: logger)
             return completion
         }
     }

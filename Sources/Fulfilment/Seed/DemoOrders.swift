@@ -43,7 +43,7 @@ public enum DemoOrders {
 
     private static func productID(named fragment: String, on client: PostgresClient, logger: Logger) async throws -> ProductID? {
         let pattern = "%\(fragment)%"
-        let rows = try await client.query(
+        let rows = try await client.run(
             "SELECT id FROM products WHERE name ILIKE \(pattern) AND NOT discontinued ORDER BY sku LIMIT 1", logger: logger)
         for try await id in rows.decode(UUID.self) { return ProductID(id) }
         return nil

@@ -14,14 +14,14 @@ public enum DemoSeed {
     @discardableResult
     public static func load(into database: Database, logger: Logger) async throws -> Summary {
         try await database.transaction(logger: logger) { connection in
-            let existing = try await connection.query(
+            let existing = try await connection.run(
                 "SELECT id FROM stores WHERE code = \(DemoCatalogue.storeCode)", logger: logger
             ).decode(UUID.self).first { _ in true }
             if let existing {
                 return Summary(storeID: existing, created: false, products: 0)
             }
             let storeID = UUID()
-            try await connection.query(
+            try await connection.run(
                 """
                 INSERT INTO stores (id, code, name, address, currency)
                 VALUES (\(storeID), \(DemoCatalogue.storeCode), \(DemoCatalogue.storeName),
@@ -32,7 +32,7 @@ public enum DemoSeed {
             for aisle in DemoCatalogue.aisles {
                 let id = UUID()
                 aisleIDs[aisle.code] = id
-                try await connection.query(
+                try await connection.run(
                     """
                     INSERT INTO aisles (id, store_id, code, name, walk_order, zone)
                     VALUES (\(id), \(storeID), \(aisle.code), \(aisle.name), \(aisle.walkOrder), \(aisle.zone))
@@ -40,7 +40,7 @@ public enum DemoSeed {
             }
             for product in DemoCatalogue.products {
                 let productID = UUID()
-                try await connection.query(
+                try await connection.run(
                     """
                     INSERT INTO products (id, sku, barcode, name, brand, description, category, price_amount, currency)
                     VALUES (\(productID), \(product.sku), \(product.barcode), \(product.name), \(product.brand),
@@ -49,7 +49,7 @@ public enum DemoSeed {
                 let aisleID = product.aisle.flatMap { aisleIDs[$0] }
                 let bay: Int? = aisleID == nil ? nil : product.bay
                 let shelf: String? = aisleID == nil ? nil : product.shelf
-                try await connection.query(
+                try await connection.run(
                     """
                     INSERT INTO stock (store_id, product_id, on_hand, min_supply, aisle_id, bay, shelf)
                     VALUES (\(storeID), \(productID), \(product.onHand), \(product.minSupply), \(aisleID), \(bay), \(shelf))

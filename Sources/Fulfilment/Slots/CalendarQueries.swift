@@ -40,7 +40,7 @@ enum CalendarQueries {
 
     /// Replaces the store's calendar (settings, ranges and closures) in one transaction.
     static func replace(store: StoreID, with calendar: StoreCalendar, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             INSERT INTO store_calendars (store_id, time_zone, slot_minutes, capacity, lead_minutes, horizon_days, grace_minutes)
             VALUES (\(store.rawValue), \(calendar.timeZone.identifier), \(calendar.slotMinutes), \(calendar.capacity),
@@ -50,16 +50,16 @@ enum CalendarQueries {
                 lead_minutes = excluded.lead_minutes, horizon_days = excluded.horizon_days,
                 grace_minutes = excluded.grace_minutes, updated_at = now()
             """, logger: logger)
-        try await connection.query("DELETE FROM store_opening_hours WHERE store_id = \(store.rawValue)", logger: logger)
-        try await connection.query(
+        try await connection.run("DELETE FROM store_opening_hours WHERE store_id = \(store.rawValue)", logger: logger)
+        try await connection.run(
             """
             INSERT INTO store_opening_hours (store_id, weekday, opens_minute, closes_minute)
             SELECT \(store.rawValue), u.weekday, u.opens, u.closes
             FROM unnest(\(calendar.hours.map { Int32($0.weekday) })::int4[], \(calendar.hours.map { Int32($0.opens) })::int4[],
                         \(calendar.hours.map { Int32($0.closes) })::int4[]) AS u(weekday, opens, closes)
             """, logger: logger)
-        try await connection.query("DELETE FROM store_closures WHERE store_id = \(store.rawValue)", logger: logger)
-        try await connection.query(
+        try await connection.run("DELETE FROM store_closures WHERE store_id = \(store.rawValue)", logger: logger)
+        try await connection.run(
             """
             INSERT INTO store_closures (store_id, date, reason)
             SELECT \(store.rawValue), DATE '1970-01-01' + u.day, u.reason

@@ -55,7 +55,7 @@ struct PickupSlots: Sendable {
     func move(order id: OrderID, to start: Date, by customer: Identity, now: Date, signer: PickupTokenSigner, logger: Logger) async throws -> Order {
         try await database.transaction(logger: logger) { connection in
             // The order row first: two moves of one order run one after the other.
-            let rows = try await connection.query(
+            let rows = try await connection.run(
                 """
                 SELECT o.store_id, o.customer_id, o.status, o.pickup_slot_start, s.token_number
                 FROM orders o JOIN stores s ON s.id = o.store_id
@@ -81,7 +81,7 @@ struct PickupSlots: Sendable {
                 else { throw SlotError.full(start: slot.start) }
                 let token = try signer.sign(PickupToken.Claims(
                     orderID: id.rawValue, storeNumber: UInt32(tokenNumber), expiresAt: calendar.collectionDeadline(for: slot)))
-                try await connection.query(
+                try await connection.run(
                     """
                     WITH o AS (
                         UPDATE orders SET pickup_slot_start = \(slot.start), pickup_slot_end = \(slot.end) WHERE id = \(id.rawValue)

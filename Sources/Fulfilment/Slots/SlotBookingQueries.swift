@@ -13,7 +13,7 @@ enum SlotBookingQueries {
     /// already: one conditional upsert, so racing checkouts on any number of instances never
     /// overbook (a racer waits for the row lock, then sees the winner's count). False when full.
     static func take(store: StoreID, start: Date, capacity: Int, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             INSERT INTO pickup_slot_bookings AS b (store_id, slot_start, booked)
             VALUES (\(store.rawValue), \(start), 1)
@@ -27,7 +27,7 @@ enum SlotBookingQueries {
 
     /// Gives back the place the order holds, if it holds one (cancellation, moving to another slot).
     static func free(orderOf order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             UPDATE pickup_slot_bookings b SET booked = b.booked - 1
             FROM orders o
@@ -37,7 +37,7 @@ enum SlotBookingQueries {
 
     /// Locks the counter rows of the two slots that exist, in slot-start order (see the lock order above).
     static func lock(store: StoreID, starts a: Date, _ b: Date, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             SELECT 1 FROM pickup_slot_bookings
             WHERE store_id = \(store.rawValue) AND slot_start IN (\(a), \(b))

@@ -35,7 +35,7 @@ enum WebhookDeliveryQueries {
     /// same attempt at once; a crash after sending only means it is sent again after the lease,
     /// with the same `webhook-id`.
     static func claim(limit: Int, lease: Duration, on client: PostgresClient, logger: Logger) async throws -> [ClaimedDelivery] {
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             UPDATE webhook_deliveries d
             SET next_attempt_at = now() + \(lease.inSeconds) * interval '1 second', attempts = d.attempts + 1,
@@ -64,12 +64,12 @@ enum WebhookDeliveryQueries {
     static func recordSuccess(
         _ delivery: ClaimedDelivery, code: Int, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await connection.query(
+        try await connection.run(
             """
             UPDATE webhook_deliveries SET status = 'succeeded', last_response_code = \(code), last_error = NULL
             WHERE id = \(delivery.id.rawValue) AND status = 'pending'
             """, logger: logger)
-        try await connection.query(
+        try await connection.run(
             "UPDATE webhook_endpoints SET failing_since = NULL WHERE id = \(delivery.endpoint.rawValue) AND failing_since IS NOT NULL",
             logger: logger)
     }
@@ -82,7 +82,7 @@ enum WebhookDeliveryQueries {
         _ delivery: ClaimedDelivery, code: Int?, error: String, pause: Duration?, disableAfter: Duration,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        try await connection.query(
+        try await connection.run(
             """
             UPDATE webhook_deliveries
             SET status = CASE WHEN \(pause == nil) THEN 'failed' ELSE 'pending' END,
@@ -90,7 +90,7 @@ enum WebhookDeliveryQueries {
                 last_response_code = \(code), last_error = \(error)
             WHERE id = \(delivery.id.rawValue) AND status = 'pending' AND attempts = \(delivery.attempt)
             """, logger: logger)
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             WITH judged AS (
                 SELECT id, coalesce(failing_since, now()) AS since,
@@ -116,7 +116,7 @@ enum WebhookDeliveryQueries {
         endpoint: WebhookEndpointID, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
     ) async throws -> Page<WebhookDelivery> {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             SELECT \(unescaped: columns)
             FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
@@ -137,7 +137,7 @@ enum WebhookDeliveryQueries {
     static func redeliver(
         _ id: WebhookDeliveryID, endpoint: WebhookEndpointID, on connection: PostgresConnection, logger: Logger
     ) async throws -> (WebhookDelivery, wasPending: Bool)? {
-        let current = try await connection.query(
+        let current = try await connection.run(
             """
             SELECT d.status FROM webhook_deliveries d
             WHERE d.id = \(id.rawValue) AND d.endpoint_id = \(endpoint.rawValue) FOR UPDATE
@@ -146,11 +146,11 @@ enum WebhookDeliveryQueries {
         for try await row in current.decode(String.self) { status = row }
         guard let status else { return nil }
         if status != "pending" {
-            try await connection.query(
+            try await connection.run(
                 "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() WHERE id = \(id.rawValue)",
                 logger: logger)
         }
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             SELECT \(unescaped: columns) FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
             WHERE d.id = \(id.rawValue)
@@ -164,7 +164,7 @@ enum WebhookDeliveryQueries {
         d.next_attempt_at, d.created_at, (extract(epoch FROM d.created_at) * 1000000)::int8
         """
 
-    private static func decode(_ rows: PostgresRowSequence) async throws -> [(WebhookDelivery, Int64)] {
+    private static func decode(_ rows: SQLRows) async throws -> [(WebhookDelivery, Int64)] {
         var found: [(WebhookDelivery, Int64)] = []
         for try await row in rows.decode((UUID, UUID, String, String, Int32, Int32?, String?, Date?, Date, Date, Int64).self) {
             let status = WebhookDelivery.Status(rawValue: row.3) ?? .pending

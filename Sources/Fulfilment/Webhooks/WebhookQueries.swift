@@ -14,7 +14,7 @@ enum WebhookQueries {
         store: StoreID?, url: String, description: String, eventTypes: [String], secret: String, by user: UserID,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> WebhookEndpoint {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             INSERT INTO webhook_endpoints AS w (store_id, url, description, event_types, secret, created_by)
             VALUES (\(store?.rawValue), \(url), \(description), \(eventTypes), \(secret), \(user.rawValue))
@@ -27,7 +27,7 @@ enum WebhookQueries {
     static func find(
         _ id: WebhookEndpointID, scope: WebhookScope, on connection: PostgresConnection, logger: Logger
     ) async throws -> WebhookEndpoint? {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             SELECT \(unescaped: columns) FROM webhook_endpoints w
             WHERE w.id = \(id.rawValue) AND (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
@@ -40,7 +40,7 @@ enum WebhookQueries {
         scope: WebhookScope, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
     ) async throws -> Page<WebhookEndpoint> {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             SELECT \(unescaped: columns) FROM webhook_endpoints w
             WHERE (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
@@ -61,7 +61,7 @@ enum WebhookQueries {
         _ id: WebhookEndpointID, scope: WebhookScope, url: String?, description: String?, eventTypes: [String]?, enabled: Bool?,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> WebhookEndpoint? {
-        let rows = try await connection.query(
+        let rows = try await connection.run(
             """
             UPDATE webhook_endpoints w SET
                 url = coalesce(\(url), w.url),
@@ -79,7 +79,7 @@ enum WebhookQueries {
 
     /// Deletes the endpoint and its deliveries; false when the caller has no such endpoint.
     static func delete(_ id: WebhookEndpointID, scope: WebhookScope, on client: PostgresClient, logger: Logger) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await client.run(
             """
             DELETE FROM webhook_endpoints w
             WHERE w.id = \(id.rawValue) AND (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
@@ -89,7 +89,7 @@ enum WebhookQueries {
         return false
     }
 
-    private static func decode(_ rows: PostgresRowSequence) async throws -> [(WebhookEndpoint, Int64)] {
+    private static func decode(_ rows: SQLRows) async throws -> [(WebhookEndpoint, Int64)] {
         var found: [(WebhookEndpoint, Int64)] = []
         for try await row in rows.decode((UUID, UUID?, String, String, [String], Bool, String?, Date?, Date, Date, Int64).self) {
             found.append((WebhookEndpoint(

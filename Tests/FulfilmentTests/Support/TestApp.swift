@@ -201,8 +201,12 @@ private func runApp<T: Sendable>(
     configuration.webhookSecret = TestApp.webhookSecret
     configure(&configuration)
     let app = try await buildApplication(configuration, logger: logger)
-    return try await app.test(.live) { client in
-        try await body(TestApp(transport: .shared(client), database: database, keyring: keyring))
+    // A server that cannot shut down (a request it never answers) fails its test, named, instead
+    // of holding the whole run until CI gives up.
+    return try await answerWithin(seconds: 600, "the test app: its test and then its shutdown") {
+        try await app.test(.live) { client in
+            try await body(TestApp(transport: .shared(client), database: database, keyring: keyring))
+        }
     }
 }
 
@@ -270,40 +274,5 @@ func answerWithin<T: Sendable>(
             if outcome.settle(.failure(TestSetupError("no answer within \(Int(seconds)) s to \(what)"))) { work.cancel() }
         }
         outcome.onSettled { timer.cancel() }
-    }
-}
-
-/// The first of several outcomes, handed once to a continuation.
-private final class FirstOutcome<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<T, any Error>?
-    private var settled = false
-    private var whenSettled: (() -> Void)?
-
-    func deliver(to continuation: CheckedContinuation<T, any Error>) { lock.withLock { self.continuation = continuation } }
-
-    /// Records `result` if nothing came first; true when it was the first.
-    @discardableResult
-    func settle(_ result: Result<T, any Error>) -> Bool {
-        let (first, hook) = lock.withLock { () -> (CheckedContinuation<T, any Error>?, (() -> Void)?) in
-            guard !settled else { return (nil, nil) }
-            settled = true
-            defer { continuation = nil; whenSettled = nil }
-            return (continuation, whenSettled)
-        }
-        guard let first else { return false }
-        first.resume(with: result)
-        hook?()
-        return true
-    }
-
-    /// Runs `hook` once settled (at once if already).
-    func onSettled(_ hook: @escaping () -> Void) {
-        let now = lock.withLock { () -> Bool in
-            if settled { return true }
-            whenSettled = hook
-            return false
-        }
-        if now { hook() }
     }
 }
