@@ -69,33 +69,43 @@ public struct Database: Sendable {
 
     /// Runs `body` in one transaction and rethrows the body's own error (not PostgresNIO's
     /// wrapper), so domain errors thrown inside reach the HTTP error mapping unchanged.
-    ///
-    /// A deadlock or serialisation failure rolls the whole transaction back, so it is simply run
-    /// again, up to ``maximumAttempts`` times with a short random pause; `retrying` names other
-    /// errors that mean the same (a unique index that lost a race the next try will skip).
-    /// `body` must therefore do nothing but database work.
+    /// Retried as ``retryingConflicts(logger:retrying:_:)`` says; `body` must therefore do
+    /// nothing but database work.
     public func transaction<T: Sendable>(
         logger: Logger, retrying: @Sendable (any Error) -> Bool = { _ in false },
         _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         // `body` runs only here, one attempt after another, never concurrently with itself.
         nonisolated(unsafe) let body = body
-        var attempt = 1
+        return try await retryingConflicts(logger: logger, retrying: retrying) {
+            try await client.withConnection { connection in
+                try await Self.inTransaction(on: connection, logger: logger, body)
+            }
+        }
+    }
+
+    /// Runs `attempt` (one transaction, or one statement that is its own transaction) again
+    /// when PostgreSQL aborted it with a deadlock or serialisation failure, which roll the
+    /// whole of it back: up to ``maximumAttempts`` times with a short random pause. `retrying`
+    /// names other errors that mean the same (a unique index that lost a race the next try
+    /// will skip).
+    func retryingConflicts<T: Sendable>(
+        logger: Logger, retrying: @Sendable (any Error) -> Bool = { _ in false }, _ attempt: () async throws -> T
+    ) async throws -> T {
+        var tries = 1
         while true {
             do {
-                return try await client.withConnection { connection in
-                    try await Self.inTransaction(on: connection, logger: logger, body)
-                }
+                return try await attempt()
             } catch let underlying {
                 let transient = underlying.isTransientConflict || retrying(underlying)
                 guard transient else { throw underlying }
-                guard attempt < Self.maximumAttempts else {
-                    logger.warning("transaction gave up", metadata: ["sqlstate": "\(underlying.sqlState ?? "-")", "attempts": "\(attempt)"])
+                guard tries < Self.maximumAttempts else {
+                    logger.warning("transaction gave up", metadata: ["sqlstate": "\(underlying.sqlState ?? "-")", "attempts": "\(tries)"])
                     throw DatabaseBusy()
                 }
-                logger.notice("transaction retried", metadata: ["sqlstate": "\(underlying.sqlState ?? "-")", "attempt": "\(attempt)"])
-                attempt += 1
-                try await Task.sleep(for: .milliseconds(Int.random(in: 2...20) * attempt))
+                logger.notice("transaction retried", metadata: ["sqlstate": "\(underlying.sqlState ?? "-")", "attempt": "\(tries)"])
+                tries += 1
+                try await Task.sleep(for: .milliseconds(Int.random(in: 2...20) * tries))
             }
         }
     }

@@ -7,35 +7,37 @@ enum CalendarQueries {
     /// The store's calendar, or nil when it has none (its orders take no slot).
     static func calendar(store: StoreID, on connection: some SQLRunner, logger: Logger) async throws -> StoreCalendar? {
         let rows = try await connection.run(
-            """
-            SELECT time_zone, slot_minutes, capacity, lead_minutes, horizon_days, grace_minutes
-            FROM store_calendars WHERE store_id = \(store.rawValue)
-            """, logger: logger)
-        var found: StoreCalendar?
-        for try await row in rows.decode((String, Int32, Int32, Int32, Int32, Int32).self) {
-            // The zone was checked when written; a zone the system no longer knows reads as UTC rather than failing.
-            found = StoreCalendar(
-                timeZone: TimeZone(identifier: row.0) ?? TimeZone(identifier: "UTC")!, hours: [], closures: [],
-                slotMinutes: Int(row.1), capacity: Int(row.2), leadMinutes: Int(row.3), horizonDays: Int(row.4), graceMinutes: Int(row.5))
-        }
-        guard var calendar = found else { return nil }
-        let hours = try await connection.run(
-            """
-            SELECT weekday, opens_minute, closes_minute FROM store_opening_hours
-            WHERE store_id = \(store.rawValue) ORDER BY weekday, opens_minute
-            """, logger: logger)
-        for try await (weekday, opens, closes) in hours.decode((Int32, Int32, Int32).self) {
-            calendar.hours.append(.init(weekday: Int(weekday), opens: Int(opens), closes: Int(closes)))
-        }
-        let closures = try await connection.run(
-            """
-            SELECT (date - DATE '1970-01-01')::int4, reason FROM store_closures
-            WHERE store_id = \(store.rawValue) ORDER BY date
-            """, logger: logger)
-        for try await (day, reason) in closures.decode((Int32, String).self) {
-            calendar.closures.append(.init(date: LocalDate(day: Int(day)), reason: reason))
-        }
-        return calendar
+            "SELECT \(unescaped: columns) FROM store_calendars k WHERE k.store_id = \(store.rawValue)", logger: logger)
+        for try await row in rows { return try calendar(in: row.makeRandomAccess(), from: 0) }
+        return nil
+    }
+
+    /// A calendar as ``columnCount`` columns of one row, read from `store_calendars k` (which may
+    /// be a LEFT JOIN): its settings, then its opening ranges and closures as arrays, so another
+    /// query (checkout's) can read it in the same round trip.
+    static let columns = """
+        k.time_zone, k.slot_minutes, k.capacity, k.lead_minutes, k.horizon_days, k.grace_minutes,
+        ARRAY(SELECT h.weekday FROM store_opening_hours h WHERE h.store_id = k.store_id ORDER BY h.weekday, h.opens_minute),
+        ARRAY(SELECT h.opens_minute FROM store_opening_hours h WHERE h.store_id = k.store_id ORDER BY h.weekday, h.opens_minute),
+        ARRAY(SELECT h.closes_minute FROM store_opening_hours h WHERE h.store_id = k.store_id ORDER BY h.weekday, h.opens_minute),
+        ARRAY(SELECT (d.date - DATE '1970-01-01')::int4 FROM store_closures d WHERE d.store_id = k.store_id ORDER BY d.date),
+        ARRAY(SELECT d.reason FROM store_closures d WHERE d.store_id = k.store_id ORDER BY d.date)
+        """
+    static let columnCount = 11
+
+    /// The calendar in ``columns`` starting at column `first`; nil when the store has none.
+    static func calendar(in row: PostgresRandomAccessRow, from first: Int) throws -> StoreCalendar? {
+        guard let zone = try row[first].decode(String?.self) else { return nil }
+        func int(_ offset: Int) throws -> Int { Int(try row[first + offset].decode(Int32.self)) }
+        func ints(_ offset: Int) throws -> [Int] { try row[first + offset].decode([Int32].self).map(Int.init) }
+        let (weekdays, opens, closes, days) = (try ints(6), try ints(7), try ints(8), try ints(9))
+        let reasons = try row[first + 10].decode([String].self)
+        // The zone was checked when written; a zone the system no longer knows reads as UTC rather than failing.
+        return StoreCalendar(
+            timeZone: TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!,
+            hours: weekdays.indices.map { .init(weekday: weekdays[$0], opens: opens[$0], closes: closes[$0]) },
+            closures: zip(days, reasons).map { .init(date: LocalDate(day: $0), reason: $1) },
+            slotMinutes: try int(1), capacity: try int(2), leadMinutes: try int(3), horizonDays: try int(4), graceMinutes: try int(5))
     }
 
     /// Replaces the store's calendar (settings, ranges and closures) in one transaction.
