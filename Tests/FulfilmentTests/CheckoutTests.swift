@@ -120,6 +120,24 @@ struct CheckoutTests {
         }
     }
 
+    @Test("a checkout is three statements to PostgreSQL: the session, one read, one write (issue 15); a refused one no more")
+    func checkoutStatementBudget() async throws {
+        let logs = LogCapture()
+        try await withApp(logHandler: logs) { app in
+            let store = try await app.createStore()
+            let rice = try await app.addProduct(store: store, onHand: 5)
+            let beans = try await app.addProduct(store: store, onHand: 1)
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store, [(rice, 2), (beans, 1)])
+            #expect(try await app.checkout(customer).status == .created)
+            try await app.fillCart(customer, store: store, [(beans, 1)])
+            #expect(try await app.checkout(customer).status == .conflict)
+            let checkouts = logs.requests(.post, "/v1/checkout")
+            #expect(checkouts.map(\.status) == [201, 409])
+            #expect(checkouts.map(\.statements) == [3, 3], "statements per checkout: \(checkouts)")
+        }
+    }
+
     @Test("a retry with the same Idempotency-Key gets the same order; a different body is 422")
     func idempotentRetry() async throws {
         try await withApp { app in

@@ -19,6 +19,7 @@ import Synchronization
 /// is bounded (pages, limits), and a half-read stream would hold its connection.
 enum SQLRun {
     static func rows(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> SQLRows {
+        StatementTally.current?.add()
         let answer = FirstOutcome<SQLRows>()
         let watch = ConnectionWatch.shared.watch(connection) { answer.settle(.failure(DatabaseConnectionLost())) }
         defer { ConnectionWatch.shared.unwatch(connection, watch) }
@@ -100,6 +101,17 @@ extension PostgresConnection {
     func closeWithoutWaiting() {
         let _: EventLoopFuture<Void> = close()
     }
+}
+
+/// How many statements one request sent to PostgreSQL, each a round trip: logged with the
+/// request (`statements=`), so the benchmarks and tests can hold each command to its budget.
+final class StatementTally: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+
+    @TaskLocal static var current: StatementTally?
 }
 
 /// The connection a query was running on closed before it answered: PostgreSQL went away.

@@ -17,7 +17,8 @@ struct RequestScope: Sendable {
 }
 
 /// Echoes a well-formed `X-Request-Id` or makes one, tags the logger with it, and logs one
-/// line per request (method, path without query, status, duration). Never logs headers or
+/// line per request (method, path without query, status, duration, statements sent to
+/// PostgreSQL). Never logs headers or
 /// bodies, which may carry passwords or tokens.
 struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
     static var header: HTTPField.Name { HTTPField.Name("X-Request-Id")! }
@@ -28,8 +29,9 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
         context.logger[metadataKey: "request_id"] = .string(requestID)
         let scope = RequestScope(requestID: requestID, logger: context.logger, bearerToken: Self.bearerToken(request.headers))
         let started = ContinuousClock.now
+        let statements = StatementTally()
         var response = try await RequestScope.$current.withValue(scope) {
-            try await next(request, context)
+            try await StatementTally.$current.withValue(statements) { try await next(request, context) }
         }
         response.headers[Self.header] = requestID
         let elapsed = ContinuousClock.now - started
@@ -38,6 +40,7 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
             metadata: [
                 "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
                 "ms": "\(elapsed.components.attoseconds / 1_000_000_000_000_000 + elapsed.components.seconds * 1000)",
+                "statements": "\(statements.value)",
             ])
         return response
     }

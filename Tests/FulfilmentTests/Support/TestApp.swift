@@ -254,6 +254,22 @@ final class LogCapture: TestLogHandler, @unchecked Sendable {
     }
 
     var text: String { lock.withLock { lines.joined(separator: "\n") } }
+
+    /// The service's one line per request (`RequestScopeMiddleware`) for `method` `path`, in order.
+    func requests(_ method: HTTPRequest.Method, _ path: String) -> [(status: Int, statements: Int)] {
+        let logged = lock.withLock { lines }
+        return logged.compactMap { line in
+            guard line.hasPrefix("info request "), line.contains("\"method\": \(method)"), line.contains("\"path\": \(path),")
+                || line.contains("\"path\": \(path)]")
+            else { return nil }
+            func value(_ key: String) -> Int? {
+                guard let range = line.range(of: "\"\(key)\": ") else { return nil }
+                return Int(line[range.upperBound...].prefix { $0.isNumber })
+            }
+            guard let status = value("status"), let statements = value("statements") else { return nil }
+            return (status, statements)
+        }
+    }
 }
 
 /// `operation`'s result, or a failure naming `what` after `seconds`, whichever comes first, and
