@@ -21,26 +21,42 @@ public struct OrderSummary: Sendable, Equatable {
 /// The SQL that reads orders (writes live with the operation that makes them: `Checkout`,
 /// `OrderTransitions`, `Collections`, `Payments`).
 enum OrderQueries {
-    /// One order with its lines, history and pickup token, or nil.
+    /// One order with its lines, history, age check and pickup token, or nil: one statement,
+    /// the lines, history and age check riding along as JSON (``OrderParts``).
     static func order(id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> Order? {
         let rows = try await connection.run(
             """
             SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
                    o.total_amount, o.currency::text, o.created_at, o.packaged_at, o.delivering_at, o.completed_at,
                    o.cancelled_at, o.paid_at, o.collected_at, o.collected_by, t.text, t.expires_at, t.used_at,
-                   o.refund_due_amount, o.pickup_slot_start, o.pickup_slot_end, c.time_zone
+                   o.refund_due_amount, o.pickup_slot_start, o.pickup_slot_end, c.time_zone,
+                   (SELECT coalesce(json_agg(json_build_object(
+                               'productId', l.product_id, 'name', l.name, 'unitPrice', l.unit_price, 'quantity', l.quantity,
+                               'picked', l.picked_quantity, 'minimumAge', l.minimum_age, 'removed', l.removed_at IS NOT NULL)
+                           ORDER BY l.name, l.product_id), '[]')
+                    FROM order_lines l WHERE l.order_id = o.id)::text,
+                   (SELECT coalesce(json_agg(json_build_object(
+                               'from', e.from_status, 'to', e.to_status, 'actorId', e.actor_id, 'actorName', a.name,
+                               'reason', e.reason, 'at', \(unescaped: OrderParts.micros("e.at")))
+                           ORDER BY e.id), '[]')
+                    FROM order_events e LEFT JOIN users a ON a.id = e.actor_id WHERE e.order_id = o.id)::text,
+                   json_build_object(
+                       'required', (SELECT max(l.minimum_age) FROM order_lines l WHERE l.order_id = o.id AND l.removed_at IS NULL),
+                       'minimumAge', k.minimum_age, 'method', k.method, 'by', k.confirmed_by, 'byName', ku.name,
+                       'at', \(unescaped: OrderParts.micros("k.confirmed_at")))::text
             FROM orders o
             JOIN users u ON u.id = o.customer_id
             LEFT JOIN pickup_tokens t ON t.order_id = o.id
             LEFT JOIN store_calendars c ON c.store_id = o.store_id
+            LEFT JOIN id_checks k ON k.order_id = o.id
+            LEFT JOIN users ku ON ku.id = k.confirmed_by
             WHERE o.id = \(id.rawValue)
             """, logger: logger)
-        var found: Order?
         for try await row in rows.decode(
             (UUID, Int64, UUID, UUID, String, String, String, String, Int64, String, Date, Date?, Date?, Date?,
-             Date?, Date?, Date?, UUID?, String?, Date?, Date?, Int64, Date?, Date?, String?).self)
+             Date?, Date?, Date?, UUID?, String?, Date?, Date?, Int64, Date?, Date?, String?, String, String, String).self)
         {
-            found = Order(
+            var order = Order(
                 id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerID: UserID(row.3), customerName: row.4,
                 status: OrderStatus(rawValue: row.5) ?? .pending, paymentMethod: PaymentMethod(rawValue: row.6) ?? .payAtCollection,
                 paymentStatus: PaymentStatus(rawValue: row.7) ?? .unpaid, total: Money(amount: row.8, currency: row.9),
@@ -49,46 +65,15 @@ enum OrderQueries {
                 pickup: row.18.map { PickupRecord(text: $0, expiresAt: row.19 ?? row.10, usedAt: row.20) },
                 refundDueAmount: row.21)
             if let start = row.22, let end = row.23 {
-                found?.pickupSlot = PickupSlot(start: start, end: end)
-                found?.pickupTimeZone = row.24.flatMap(TimeZone.init(identifier:))
+                order.pickupSlot = PickupSlot(start: start, end: end)
+                order.pickupTimeZone = row.24.flatMap(TimeZone.init(identifier:))
             }
+            order.lines = try OrderParts.lines(row.25)
+            order.history = try OrderParts.history(row.26)
+            order.idCheck = try OrderParts.idCheck(row.27)
+            return order
         }
-        guard var order = found else { return nil }
-        order.lines = try await lines(of: id, on: connection, logger: logger)
-        order.history = try await history(of: id, on: connection, logger: logger)
-        order.idCheck = try await IDCheckQueries.idCheck(of: id, on: connection, logger: logger)
-        return order
-    }
-
-    static func lines(of id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> [OrderLine] {
-        let rows = try await connection.run(
-            """
-            SELECT product_id, name, unit_price, quantity, picked_quantity, minimum_age, removed_at IS NOT NULL FROM order_lines
-            WHERE order_id = \(id.rawValue) ORDER BY name, product_id
-            """, logger: logger)
-        var lines: [OrderLine] = []
-        for try await row in rows.decode((UUID, String, Int64, Int32, Int32?, Int32?, Bool).self) {
-            lines.append(OrderLine(
-                productID: ProductID(row.0), name: row.1, unitPrice: row.2, quantity: Int(row.3), pickedQuantity: row.4.map(Int.init),
-                minimumAge: row.5.map(Int.init), removed: row.6))
-        }
-        return lines
-    }
-
-    static func history(of id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> [OrderEvent] {
-        let rows = try await connection.run(
-            """
-            SELECT e.from_status, e.to_status, e.actor_id, u.name, e.reason, e.at
-            FROM order_events e LEFT JOIN users u ON u.id = e.actor_id
-            WHERE e.order_id = \(id.rawValue) ORDER BY e.id
-            """, logger: logger)
-        var events: [OrderEvent] = []
-        for try await row in rows.decode((String?, String, UUID?, String?, String?, Date).self) {
-            events.append(OrderEvent(
-                from: row.0.flatMap(OrderStatus.init(rawValue:)), to: OrderStatus(rawValue: row.1) ?? .pending,
-                actorID: row.2.map(UserID.init), actorName: row.3, reason: row.4, at: row.5))
-        }
-        return events
+        return nil
     }
 
     /// A customer's orders, newest first.

@@ -1,0 +1,58 @@
+import Foundation
+
+/// An order's lines, history and age check as the order query returns them (JSON columns, so
+/// the whole order is one statement), decoded into the domain types.
+///
+/// Timestamps travel as whole microseconds since 2000-01-01 UTC, PostgreSQL's own resolution,
+/// and become `Date`s by the same arithmetic PostgresNIO uses for a `timestamptz` column, so a
+/// time read here equals the same time read as a column.
+enum OrderParts {
+    /// SQL for `column` (a timestamptz) as those microseconds; NULL stays NULL.
+    static func micros(_ column: String) -> String {
+        "((extract(epoch FROM \(column)) - 946684800) * 1000000)::int8"
+    }
+
+    static func date(micros: Int64) -> Date {
+        Date(timeInterval: Double(micros) / Double(1_000_000), since: Date(timeIntervalSince1970: 946_684_800))
+    }
+
+    private struct Line: Decodable {
+        var productId: UUID, name: String, unitPrice: Int64, quantity: Int, picked: Int?, minimumAge: Int?, removed: Bool
+    }
+    private struct Event: Decodable {
+        var from: String?, to: String, actorId: UUID?, actorName: String?, reason: String?, at: Int64
+    }
+    private struct Check: Decodable {
+        var required: Int?, minimumAge: Int?, method: String?, by: UUID?, byName: String?, at: Int64?
+    }
+
+    static func lines(_ json: String) throws -> [OrderLine] {
+        try JSONDecoder().decode([Line].self, from: Data(json.utf8)).map {
+            OrderLine(
+                productID: ProductID($0.productId), name: $0.name, unitPrice: $0.unitPrice, quantity: $0.quantity,
+                pickedQuantity: $0.picked, minimumAge: $0.minimumAge, removed: $0.removed)
+        }
+    }
+
+    static func history(_ json: String) throws -> [OrderEvent] {
+        try JSONDecoder().decode([Event].self, from: Data(json.utf8)).map {
+            OrderEvent(
+                from: $0.from.flatMap(OrderStatus.init(rawValue:)), to: OrderStatus(rawValue: $0.to) ?? .pending,
+                actorID: $0.actorId.map(UserID.init), actorName: $0.actorName, reason: $0.reason, at: date(micros: $0.at))
+        }
+    }
+
+    /// The recorded confirmation when there is one; else what the remaining lines require, if anything.
+    static func idCheck(_ json: String) throws -> IDCheck? {
+        let check = try JSONDecoder().decode(Check.self, from: Data(json.utf8))
+        if let age = check.minimumAge, let method = check.method.flatMap(IDConfirmation.Method.init(rawValue:)), let by = check.by,
+            let at = check.at
+        {
+            return IDCheck(
+                minimumAge: age,
+                confirmation: IDConfirmation(method: method, confirmedBy: UserID(by), confirmedByName: check.byName ?? "staff",
+                    confirmedAt: date(micros: at)))
+        }
+        return check.required.map { IDCheck(minimumAge: $0, confirmation: nil) }
+    }
+}
