@@ -5,6 +5,7 @@ pgbench's per-transaction logs, and the table of figures. Standard library only.
 Every HTTP client is a thread with one keep-alive http.client connection to 127.0.0.1.
 """
 import argparse
+import collections
 import glob
 import http.client
 import itertools
@@ -241,6 +242,7 @@ def cmd_checkout(args):
         out.write("\n".join(tokens) + "\n")
     result = {
         "clients": clients, "seconds": elapsed, "completed": len(post_lat),
+        "loops": len(put_lat) + clients * args.warmup,   # every PUT (+ POST) loop, warm-up included
         "rate": len(post_lat) / elapsed, "errors": bad,
         "post": summary(post_lat), "put": summary(put_lat),
         "cpu_ms": cpu_delta(cpu_before, cpu_after, len(post_lat)), "cpu_s": cpu_delta(cpu_before, cpu_after, 1000),
@@ -342,6 +344,7 @@ def cmd_cpu(args):
 def cmd_report(args):
     ck = json.load(open(args.checkout))
     ckdb = json.load(open(args.checkout_pgbench))
+    ceiling = json.load(open(args.checkout_ceiling))
     co = json.load(open(args.collect))
     codb = json.load(open(args.collect_pgbench))
 
@@ -352,8 +355,10 @@ def cmd_report(args):
     rows = [
         ("checkout", "service: PUT cart item + POST /v1/checkout", ck["rate"], "/s", ck["post"], ck["completed"],
          sum(ck["errors"].values()), ck),
-        ("", "pgbench: cart upsert + checkout transaction", ckdb["tps"], "tps", ckdb["latency"], ckdb["completed"],
+        ("", "pgbench: cart upsert + the service's SQL", ckdb["tps"], "tps", ckdb["latency"], ckdb["completed"],
          ckdb["failed"], ckdb),
+        ("", "pgbench: cart upsert + ceiling statement", ceiling["tps"], "tps", ceiling["latency"], ceiling["completed"],
+         ceiling["failed"], ceiling),
         ("collection", "service: POST /v1/collections", co["rate"], "/s", co["scan"], co["completed"],
          sum(co["errors"].values()), co),
         ("", "pgbench: collection transaction", codb["tps"], "tps", codb["latency"], codb["completed"],
@@ -367,7 +372,17 @@ def cmd_report(args):
               f"   {'':10}{cpu(result, 'service')}   {cpu(result, 'postgres')} {cpu(result, 'client')}")
     ck_ratio = ck["rate"] / ckdb["tps"]
     co_ratio = co["rate"] / codb["tps"]
+    ceiling_ratio = ck["rate"] / ceiling["tps"]
     print()
+    pg = lambda result: result.get("cpu_ms", {}).get("postgres")
+    if pg(ck) and pg(ceiling):
+        print(f"checkout against the ceiling: throughput {ceiling_ratio:.2f}x; PostgreSQL CPU per checkout "
+              f"{pg(ck):.2f} ms over HTTP, {pg(ckdb):.2f} ms as the service's SQL by pgbench, "
+              f"{pg(ceiling):.2f} ms for the ceiling: {pg(ck) / pg(ceiling):.2f}x (the cart refill included in all three)")
+    loops = ck.get("loops", 0)
+    if args.http_transactions and loops:
+        print(f"PostgreSQL transactions per HTTP checkout loop (PUT cart item + POST /v1/checkout, session "
+              f"lookups included): {int(args.http_transactions) / loops:.2f}")
     print(f"service / pgbench throughput: checkout {ck_ratio:.2f}x, collection {co_ratio:.2f}x")
     print(f"service p50 / pgbench p50:    checkout {ck['post']['p50_ms'] / ckdb['latency']['p50_ms']:.1f}x, "
           f"collection {co['scan']['p50_ms'] / codb['latency']['p50_ms']:.1f}x")
@@ -380,6 +395,14 @@ def cmd_report(args):
             return f"p50 {percentile(values, 50)} ms, p99 {percentile(values, 99)} ms (n={len(values)})"
         print(f"the service's own request log (whole ms, warm-up included): "
               f"POST /v1/checkout {logged('/v1/checkout', 201)}; POST /v1/collections {logged('/v1/collections', 200)}")
+
+        def statements(method, path):
+            pattern = re.compile(rf"method={method} ms=\d+ path={re.escape(path)}\S* .*statements=(\d+)")
+            counts = collections.Counter(int(m.group(1)) for line in open(args.serve_log) if (m := pattern.search(line)))
+            return ", ".join(f"{n} ({times}x)" for n, times in sorted(counts.items())) or "none logged"
+        print(f"statements to PostgreSQL per request (each a round trip; the session lookup included): "
+              f"PUT cart item {statements('PUT', '/v1/cart/items/')}; POST /v1/checkout {statements('POST', '/v1/checkout')}; "
+              f"POST /v1/collections {statements('POST', '/v1/collections')}")
     print()
     print("README row:")
     print(f"| checkout and collection | `scripts/checkout-bench` | {ck['clients']} clients over loopback, release build, "
@@ -440,8 +463,9 @@ def main():
     p.set_defaults(func=cmd_cpu)
 
     p = sub.add_parser("report")
-    for name in ("checkout", "checkout-pgbench", "collect", "collect-pgbench"):
+    for name in ("checkout", "checkout-pgbench", "checkout-ceiling", "collect", "collect-pgbench"):
         p.add_argument("--" + name, required=True)
+    p.add_argument("--http-transactions")
     p.add_argument("--serve-log")
     p.set_defaults(func=cmd_report)
 
