@@ -14,6 +14,23 @@ struct CollectionTests {
         return order
     }
 
+    @Test("a preview is two statements to PostgreSQL (session, order) and a collection three (session, hand over, order), refused or not")
+    func statementBudget() async throws {
+        let logs = LogCapture()
+        try await withApp(logHandler: logs) { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let order = try await readyOrder(app, store: store, staff: staff)
+            let token = order["pickupToken"].string!
+            #expect(try await app.scan(token, by: staff, preview: true).status == .ok)
+            #expect(try await app.scan(token, by: staff).status == .ok)
+            #expect(try await app.scan(token, by: staff).errorCode == "already_collected")
+            #expect(try await app.scan(token, by: staff, preview: true).errorCode == "already_collected")
+            #expect(logs.requests(.post, "/v1/collections/preview").map(\.statements) == [2, 2])
+            #expect(logs.requests(.post, "/v1/collections").map(\.statements) == [3, 3])
+        }
+    }
+
     @Test("three desks scanning one token at once: one 200, the others 409 already_collected; stock drops once")
     func doubleScan() async throws {
         try await withApp { app in

@@ -13,12 +13,12 @@ struct Collections: Sendable {
     let verifier: PickupTokenVerifier
 
     /// What the scan would do, without doing it: the order (name, lines, amount due) when it
-    /// can be handed over now, else the same error a collection would give.
+    /// can be handed over now, else the same error a collection would give. One statement.
     func preview(token scanned: String, by staff: Identity, logger: Logger) async throws -> Order {
         let text = Self.normalized(scanned)
-        let orderID = try await verify(text, by: staff, logger: logger)
+        let orderID = try verify(text)
         let order = try await OrderQueries.order(id: orderID, on: database.client, logger: logger)
-        try Self.check(order, issuedWith: text)
+        try Self.check(order, issuedWith: text, at: staff)
         return order!
     }
 
@@ -31,53 +31,40 @@ struct Collections: Sendable {
 
     /// `idChecked` says how staff confirmed the customer's age (nil: not confirmed); an order
     /// holding age-restricted goods is refused without it (`IDCheckError.required`).
+    ///
+    /// Two statements: `collect_order` (migration 015) decides and writes under its locks, then
+    /// the order is read back, for the answer or to explain a refusal.
     func collect(
         token scanned: String, by staff: Identity, idChecked: IDConfirmation.Method? = nil, logger: Logger
     ) async throws -> Order {
         let text = Self.normalized(scanned)
-        let orderID = try await verify(text, by: staff, logger: logger)
-        return try await database.transaction(logger: logger) { connection in
-            let store = try await Self.storeOf(orderID, on: connection, logger: logger)
-            // Stock rows before the order row: the lock order every stock-changing transaction uses.
-            try await OrderQueries.lockStock(of: orderID, store: store, on: connection, logger: logger)
-            try await connection.run("SELECT 1 FROM orders WHERE id = \(orderID.rawValue) FOR UPDATE", logger: logger)
-            let found = try await OrderQueries.order(id: orderID, on: connection, logger: logger)
-            try Self.check(found, issuedWith: text)
-            let order = found!
-            if let required = order.idCheck, required.confirmation == nil {
-                guard let method = idChecked else { throw IDCheckError.required(minimumAge: required.minimumAge) }
-                try await IDCheckQueries.record(
-                    order: orderID, store: store, minimumAge: required.minimumAge, method: method, by: staff.userID,
-                    on: connection, logger: logger)
+        let orderID = try verify(text)
+        guard let store = staff.storeID else { throw OrderError.wrongStore }
+        for _ in 1...2 {
+            let rows = try await database.retryingConflicts(logger: logger) {
+                try await database.client.run(
+                    """
+                    SELECT collect_order(\(orderID.rawValue), \(store.rawValue), \(staff.userID.rawValue), \(text),
+                                         \(idChecked?.rawValue))
+                    """, logger: logger)
             }
-            try await connection.run(
-                """
-                WITH o AS (
-                    UPDATE orders SET status = 'completed', completed_at = now(), collected_at = now(),
-                                      collected_by = \(staff.userID.rawValue)
-                    WHERE id = \(orderID.rawValue) AND status = \(order.status.rawValue)
-                    RETURNING id
-                ), t AS (
-                    UPDATE pickup_tokens SET used_at = now(), used_by = \(staff.userID.rawValue)
-                    WHERE order_id = \(orderID.rawValue) AND used_at IS NULL
-                ), s AS (
-                    UPDATE stock SET on_hand = stock.on_hand - held_quantity(l, true),
-                                     reserved = stock.reserved - held_quantity(l, true),
-                                     updated_at = now()
-                    FROM order_lines l
-                    WHERE l.order_id = \(orderID.rawValue) AND stock.store_id = \(store.rawValue)
-                      AND stock.product_id = l.product_id
-                )
-                INSERT INTO order_events (store_id, order_id, from_status, to_status, actor_id, reason)
-                SELECT \(store.rawValue), id, \(order.status.rawValue), 'completed', \(staff.userID.rawValue), 'collected'
-                FROM o
-                """, logger: logger)
-            return try await OrderQueries.order(id: orderID, on: connection, logger: logger)!
+            var collected = false
+            for try await done in rows.decode(Bool.self) { collected = done }
+            let order = try await OrderQueries.order(id: orderID, on: database.client, logger: logger)
+            if collected, let order { return order }
+            try Self.check(order, issuedWith: text, at: staff)
+            if let required = order?.idCheck, required.confirmation == nil, idChecked == nil {
+                throw IDCheckError.required(minimumAge: required.minimumAge)
+            }
+            // Refused, yet the order as read now could be handed over: it changed in between
+            // (packed or paid a moment ago). Scan again.
         }
+        throw DatabaseBusy()
     }
 
-    /// The signature, expiry and store checks; returns the order the token names.
-    private func verify(_ text: String, by staff: Identity, logger: Logger) async throws -> OrderID {
+    /// The signature and expiry; returns the order the token names. Which store it is of is
+    /// checked against the order itself (``check(_:issuedWith:at:)``).
+    private func verify(_ text: String) throws -> OrderID {
         let token: PickupToken
         do {
             token = try verifier.verify(text)
@@ -86,24 +73,14 @@ struct Collections: Sendable {
         } catch {
             throw OrderError.invalidToken(reason: error.code)
         }
-        let rows = try await database.client.run(
-            "SELECT token_number FROM stores WHERE id = \(staff.storeID?.rawValue)", logger: logger)
-        var number: Int32?
-        for try await row in rows.decode(Int32.self) { number = row }
-        guard let number, UInt32(number) == token.claims.storeNumber else { throw OrderError.wrongStore }
         return OrderID(token.claims.orderID)
-    }
-
-    private static func storeOf(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> StoreID {
-        let rows = try await connection.run("SELECT store_id FROM orders WHERE id = \(id.rawValue)", logger: logger)
-        for try await store in rows.decode(UUID.self) { return StoreID(store) }
-        throw OrderError.invalidToken(reason: "unknown_order")
     }
 
     /// Whether the token names this order as it stands (a receipt re-issued at the desk
     /// replaces the old one) and the order can be handed over now; each refusal its own code.
-    static func check(_ order: Order?, issuedWith text: String) throws {
+    static func check(_ order: Order?, issuedWith text: String, at staff: Identity) throws {
         guard let order, let current = order.pickup?.text else { throw OrderError.invalidToken(reason: "unknown_order") }
+        guard order.storeID == staff.storeID else { throw OrderError.wrongStore }
         guard current == text else { throw OrderError.invalidToken(reason: "superseded") }
         try check(order)
     }
