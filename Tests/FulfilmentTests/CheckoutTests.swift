@@ -120,7 +120,7 @@ struct CheckoutTests {
         }
     }
 
-    @Test("a checkout is three statements to PostgreSQL: the session, one read, one write (issue 15); a refused one no more")
+    @Test("a checkout is three statements to PostgreSQL: the session, one read, one write (issue 15); a refused one no more; a cart line three")
     func checkoutStatementBudget() async throws {
         let logs = LogCapture()
         try await withApp(logHandler: logs) { app in
@@ -135,6 +135,8 @@ struct CheckoutTests {
             let checkouts = logs.requests(.post, "/v1/checkout")
             #expect(checkouts.map(\.status) == [201, 409])
             #expect(checkouts.map(\.statements) == [3, 3], "statements per checkout: \(checkouts)")
+            // Filling the cart: the session, the line written, the cart read back.
+            #expect(logs.requests(.put, "/v1/cart/items/\(beans)").map(\.statements) == [3, 3])
         }
     }
 

@@ -361,7 +361,7 @@ def cmd_report(args):
          ceiling["failed"], ceiling),
         ("collection", "service: POST /v1/collections", co["rate"], "/s", co["scan"], co["completed"],
          sum(co["errors"].values()), co),
-        ("", "pgbench: collection transaction", codb["tps"], "tps", codb["latency"], codb["completed"],
+        ("", "pgbench: the service's collection SQL", codb["tps"], "tps", codb["latency"], codb["completed"],
          codb["failed"], codb),
     ]
     print()

@@ -1,61 +1,34 @@
 -- pgbench script for scripts/checkout-bench: the SQL of one collection scan, as
--- Sources/Fulfilment/Orders/Collections.swift runs it (run with -M extended). Each transaction
--- takes the next order from bench.queue (packaged, paid orders nobody has collected), the way
--- each scan at the desk is a different customer's token. That lookup stands in for the service's
--- one statement outside the transaction (the staff member's store number); the Ed25519
--- verification (Swift) is not part of it. Everything from BEGIN to COMMIT is the collection
--- transaction, statement for statement, including reading the order back twice (before the
--- checks and for the answer).
-SELECT order_id AS oid, from_status AS st FROM bench.queue WHERE n = (SELECT nextval('bench.queue_next')) \gset
-BEGIN;
-SELECT store_id FROM orders WHERE id = :oid;
--- stock rows before the order row
-SELECT 1 FROM stock
-WHERE store_id = bench.store()
-  AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = :oid)
-ORDER BY product_id
-FOR UPDATE;
-SELECT 1 FROM orders WHERE id = :oid FOR UPDATE;
--- OrderQueries.order: the order with its token, its lines, its history
+-- Sources/Fulfilment/Orders/Collections.swift runs it (run with -M extended). Each run takes the
+-- next order from bench.queue (packaged, paid orders nobody has collected, with their tokens),
+-- the way each scan at the desk is a different customer's token; that lookup stands in for
+-- nothing the service does. The Ed25519 verification (Swift) is not part of it. Then the scan's
+-- two statements: collect_order (migration 015), which decides and hands over under its locks,
+-- and the order read back for the answer (OrderQueries.order).
+SELECT order_id AS oid, token AS tok FROM bench.queue WHERE n = (SELECT nextval('bench.queue_next')) \gset
+SELECT collect_order(:oid::uuid, bench.store(), bench.staff(), :tok, NULL);
 SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
        o.total_amount, o.currency::text, o.created_at, o.packaged_at, o.delivering_at, o.completed_at,
-       o.cancelled_at, o.paid_at, o.collected_at, o.collected_by, t.text, t.expires_at, t.used_at
+       o.cancelled_at, o.paid_at, o.collected_at, o.collected_by, t.text, t.expires_at, t.used_at,
+       o.refund_due_amount, o.pickup_slot_start, o.pickup_slot_end, c.time_zone,
+       (SELECT coalesce(json_agg(json_build_object(
+                   'productId', l.product_id, 'name', l.name, 'unitPrice', l.unit_price, 'quantity', l.quantity,
+                   'picked', l.picked_quantity, 'minimumAge', l.minimum_age, 'removed', l.removed_at IS NOT NULL)
+               ORDER BY l.name, l.product_id), '[]')
+        FROM order_lines l WHERE l.order_id = o.id)::text,
+       (SELECT coalesce(json_agg(json_build_object(
+                   'from', e.from_status, 'to', e.to_status, 'actorId', e.actor_id, 'actorName', a.name,
+                   'reason', e.reason, 'at', ((extract(epoch FROM e.at) - 946684800) * 1000000)::int8)
+               ORDER BY e.id), '[]')
+        FROM order_events e LEFT JOIN users a ON a.id = e.actor_id WHERE e.order_id = o.id)::text,
+       json_build_object(
+           'required', (SELECT max(l.minimum_age) FROM order_lines l WHERE l.order_id = o.id AND l.removed_at IS NULL),
+           'minimumAge', k.minimum_age, 'method', k.method, 'by', k.confirmed_by, 'byName', ku.name,
+           'at', ((extract(epoch FROM k.confirmed_at) - 946684800) * 1000000)::int8)::text
 FROM orders o
 JOIN users u ON u.id = o.customer_id
 LEFT JOIN pickup_tokens t ON t.order_id = o.id
-WHERE o.id = :oid;
-SELECT product_id, name, unit_price, quantity, picked_quantity FROM order_lines
-WHERE order_id = :oid ORDER BY name, product_id;
-SELECT e.from_status, e.to_status, e.actor_id, u.name, e.reason, e.at
-FROM order_events e LEFT JOIN users u ON u.id = e.actor_id
-WHERE e.order_id = :oid ORDER BY e.id;
--- complete it, mark the token used, turn reserved stock into sold stock, record the event
-WITH o AS (
-    UPDATE orders SET status = 'completed', completed_at = now(), collected_at = now(), collected_by = bench.staff()
-    WHERE id = :oid AND status = :st::text
-    RETURNING id
-), t AS (
-    UPDATE pickup_tokens SET used_at = now(), used_by = bench.staff()
-    WHERE order_id = :oid AND used_at IS NULL
-), s AS (
-    UPDATE stock SET on_hand = stock.on_hand - l.quantity, reserved = stock.reserved - l.quantity, updated_at = now()
-    FROM order_lines l
-    WHERE l.order_id = :oid AND stock.store_id = bench.store() AND stock.product_id = l.product_id
-)
-INSERT INTO order_events (store_id, order_id, from_status, to_status, actor_id, reason)
-SELECT bench.store(), id, :st::text, 'completed', bench.staff(), 'collected'
-FROM o;
--- read back for the answer
-SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
-       o.total_amount, o.currency::text, o.created_at, o.packaged_at, o.delivering_at, o.completed_at,
-       o.cancelled_at, o.paid_at, o.collected_at, o.collected_by, t.text, t.expires_at, t.used_at
-FROM orders o
-JOIN users u ON u.id = o.customer_id
-LEFT JOIN pickup_tokens t ON t.order_id = o.id
-WHERE o.id = :oid;
-SELECT product_id, name, unit_price, quantity, picked_quantity FROM order_lines
-WHERE order_id = :oid ORDER BY name, product_id;
-SELECT e.from_status, e.to_status, e.actor_id, u.name, e.reason, e.at
-FROM order_events e LEFT JOIN users u ON u.id = e.actor_id
-WHERE e.order_id = :oid ORDER BY e.id;
-COMMIT;
+LEFT JOIN store_calendars c ON c.store_id = o.store_id
+LEFT JOIN id_checks k ON k.order_id = o.id
+LEFT JOIN users ku ON ku.id = k.confirmed_by
+WHERE o.id = :oid::uuid;

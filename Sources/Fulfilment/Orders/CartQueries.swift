@@ -28,30 +28,39 @@ enum CartQueries {
     static let maximumQuantity = 99
 
     static func cart(customer: UserID, on connection: some SQLRunner, logger: Logger) async throws -> Cart {
-        // The cart's store, or else the store the customer chose for browsing.
-        let stores = try await connection.run(
-            """
-            SELECT s.id, s.currency::text FROM stores s
-            WHERE s.id = coalesce(
-                (SELECT store_id FROM carts WHERE customer_id = \(customer.rawValue)),
-                (SELECT store_id FROM customer_stores WHERE user_id = \(customer.rawValue)))
-            """, logger: logger)
-        var store: (UUID, String)?
-        for try await row in stores.decode((UUID, String).self) { store = row }
+        // The cart's store, or else the store the customer chose for browsing; then one row per
+        // line (or one row of NULL lines for an empty cart), all in one statement.
         let rows = try await connection.run(
             """
-            SELECT i.product_id, p.name, p.price_amount, i.quantity, coalesce(s.on_hand - s.reserved, 0), p.discontinued
-            FROM cart_items i
-            JOIN products p ON p.id = i.product_id
-            LEFT JOIN stock s ON s.store_id = \(store?.0) AND s.product_id = i.product_id
-            WHERE i.customer_id = \(customer.rawValue)
-            ORDER BY i.added_at, i.product_id
+            WITH store AS (
+                SELECT s.id, s.currency::text AS currency FROM stores s
+                WHERE s.id = coalesce(
+                    (SELECT store_id FROM carts WHERE customer_id = \(customer.rawValue)),
+                    (SELECT store_id FROM customer_stores WHERE user_id = \(customer.rawValue)))
+            )
+            SELECT store.id, store.currency, l.product_id, l.name, l.price_amount, l.quantity, l.available, l.discontinued
+            FROM (SELECT 1) AS one
+            LEFT JOIN store ON true
+            LEFT JOIN LATERAL (
+                SELECT i.product_id, p.name, p.price_amount, i.quantity, coalesce(s.on_hand - s.reserved, 0) AS available,
+                       p.discontinued, i.added_at
+                FROM cart_items i
+                JOIN products p ON p.id = i.product_id
+                LEFT JOIN stock s ON s.store_id = store.id AND s.product_id = i.product_id
+                WHERE i.customer_id = \(customer.rawValue)
+            ) AS l ON true
+            ORDER BY l.added_at, l.product_id
             """, logger: logger)
+        var store: (UUID, String)?
         var lines: [Cart.Line] = []
-        for try await row in rows.decode((UUID, String, Int64, Int32, Int32, Bool).self) {
+        for try await row in rows.decode((UUID?, String?, UUID?, String?, Int64?, Int32?, Int32?, Bool?).self) {
+            if let id = row.0, let currency = row.1 { store = (id, currency) }
+            guard let product = row.2, let name = row.3, let price = row.4, let quantity = row.5, let available = row.6,
+                let discontinued = row.7
+            else { continue }
             lines.append(Cart.Line(
-                productID: ProductID(row.0), name: row.1, unitPrice: row.2, quantity: Int(row.3), available: Int(row.4),
-                discontinued: row.5))
+                productID: ProductID(product), name: name, unitPrice: price, quantity: Int(quantity), available: Int(available),
+                discontinued: discontinued))
         }
         return Cart(storeID: store.map { StoreID($0.0) }, currency: store?.1 ?? "JMD", lines: lines)
     }
@@ -79,34 +88,35 @@ enum CartQueries {
             try await removeItem(customer: customer, product: product, on: database.client, logger: logger)
             return
         }
-        try await database.transaction(logger: logger) { connection in
-            let products = try await connection.run(
-                "SELECT discontinued FROM products WHERE id = \(product.rawValue)", logger: logger)
-            var discontinued: Bool?
-            for try await row in products.decode(Bool.self) { discontinued = row }
+        // One statement: the cart row is made (at the chosen store) or touched, and the line
+        // written, only for a product that exists and is on sale; the answer says which held.
+        let rows = try await database.retryingConflicts(logger: logger) {
+            try await database.client.run(
+                """
+                WITH product AS (
+                    SELECT discontinued FROM products WHERE id = \(product.rawValue)
+                ), cart AS (
+                    INSERT INTO carts (customer_id, store_id)
+                    SELECT \(customer.rawValue), store_id FROM (
+                        SELECT coalesce(
+                            (SELECT store_id FROM carts WHERE customer_id = \(customer.rawValue)),
+                            (SELECT store_id FROM customer_stores WHERE user_id = \(customer.rawValue))) AS store_id
+                    ) AS chosen
+                    WHERE store_id IS NOT NULL AND EXISTS (SELECT 1 FROM product WHERE NOT discontinued)
+                    ON CONFLICT (customer_id) DO UPDATE SET updated_at = now()
+                    RETURNING customer_id
+                ), line AS (
+                    INSERT INTO cart_items (customer_id, product_id, quantity)
+                    SELECT customer_id, \(product.rawValue), \(quantity) FROM cart
+                    ON CONFLICT (customer_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity
+                )
+                SELECT (SELECT discontinued FROM product), EXISTS (SELECT 1 FROM cart)
+                """, logger: logger)
+        }
+        for try await (discontinued, written) in rows.decode((Bool?, Bool).self) {
             guard let discontinued else { throw OrderError.productNotFound }
             guard !discontinued else { throw OrderError.productDiscontinued(product) }
-            let carts = try await connection.run(
-                """
-                INSERT INTO carts (customer_id, store_id)
-                SELECT user_id, store_id FROM customer_stores WHERE user_id = \(customer.rawValue)
-                ON CONFLICT (customer_id) DO UPDATE SET updated_at = now()
-                RETURNING 1
-                """, logger: logger)
-            var hasCart = false
-            for try await _ in carts { hasCart = true }
-            if !hasCart {
-                let existing = try await connection.run(
-                    "UPDATE carts SET updated_at = now() WHERE customer_id = \(customer.rawValue) RETURNING 1", logger: logger)
-                for try await _ in existing { hasCart = true }
-            }
-            guard hasCart else { throw OrderError.noStoreChosen }
-            try await connection.run(
-                """
-                INSERT INTO cart_items (customer_id, product_id, quantity)
-                VALUES (\(customer.rawValue), \(product.rawValue), \(quantity))
-                ON CONFLICT (customer_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity
-                """, logger: logger)
+            guard written else { throw OrderError.noStoreChosen }
         }
     }
 
