@@ -11,6 +11,20 @@
 --   cart_empty, cart_changed (the cart's store moved since the service read it: read again),
 --   already_placed (an order with this key exists: answer with it), product_discontinued
 --   {"productId"}, total_too_large, insufficient_stock {"lines": [...]}, slot_full.
+-- One place in a pickup slot, unless `capacity` are taken: a conditional upsert, so racers wait
+-- on the counter row and then see the winner's count (never overbooked). False when full.
+-- Checkout (below) and moving an order to another slot (SlotBookingQueries.take) both use it.
+CREATE FUNCTION take_slot_place(p_store uuid, p_start timestamptz, p_capacity integer)
+RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO pickup_slot_bookings AS b (store_id, slot_start, booked)
+    VALUES (p_store, p_start, 1)
+    ON CONFLICT (store_id, slot_start) DO UPDATE SET booked = b.booked + 1
+    WHERE b.booked < p_capacity;
+    RETURN FOUND;
+END
+$$;
+
 CREATE FUNCTION place_order(
     p_customer uuid, p_store uuid, p_order uuid, p_method text, p_key text, p_hash bytea,
     p_slot_start timestamptz, p_slot_end timestamptz, p_slot_capacity integer,
@@ -79,15 +93,8 @@ BEGIN
         RAISE EXCEPTION 'place_order: % of % lines reserved while their rows were locked', v_reserved, cardinality(product_ids);
     END IF;
 
-    -- One place in the slot, unless it is full: racers wait on the counter row, then see the winner's count.
-    IF p_slot_start IS NOT NULL THEN
-        INSERT INTO pickup_slot_bookings AS b (store_id, slot_start, booked)
-        VALUES (p_store, p_slot_start, 1)
-        ON CONFLICT (store_id, slot_start) DO UPDATE SET booked = b.booked + 1
-        WHERE b.booked < p_slot_capacity;
-        IF NOT FOUND THEN
-            RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'slot_full';
-        END IF;
+    IF p_slot_start IS NOT NULL AND NOT take_slot_place(p_store, p_slot_start, p_slot_capacity) THEN
+        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'slot_full';
     END IF;
 
     INSERT INTO orders (id, store_id, customer_id, payment_method, total_amount, currency, idempotency_key, request_hash,

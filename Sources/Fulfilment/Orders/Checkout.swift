@@ -4,9 +4,10 @@ import Logging
 import PostgresNIO
 import QRReceipt
 
-/// Turns a customer's cart into an order, in one transaction: reserve stock for every line,
-/// create the order, its lines and first history entry, issue the pickup token, empty the cart.
-/// Any failure rolls everything back.
+/// Turns a customer's cart into an order: reserve stock for every line, create the order, its
+/// lines and first history entry, issue the pickup token, empty the cart. All of it is one
+/// statement, `place_order` (migration 014), after one read with no locks; any failure
+/// leaves nothing behind.
 ///
 /// Never oversells: the stock rows are locked in product-id order (the one order every
 /// stock-changing transaction uses, so there are no deadlocks) and the reservation is a
@@ -14,9 +15,10 @@ import QRReceipt
 /// never even approached by a losing racer.
 ///
 /// At a store with a calendar the order takes a place in its pickup slot in the same
-/// transaction, after the stock (lock order: cart, stock rows by product id, then the slot's
-/// counter row; see `SlotBookingQueries`): a conditional update that refuses a full slot, so N
-/// racers for the last place give one order, and a checkout that fails later takes no place.
+/// statement, after the stock (lock order: cart, stock rows by product id, then the slot's
+/// counter row; see `SlotBookingQueries`): `take_slot_place`, a conditional upsert that
+/// refuses a full slot, so N racers for the last place give one order, and a checkout that
+/// fails later takes no place.
 struct Checkout: Sendable {
     let database: Database
     let signer: PickupTokenSigner

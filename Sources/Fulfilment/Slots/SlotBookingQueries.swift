@@ -10,18 +10,12 @@ import PostgresNIO
 /// cancellation and moving an order all follow it, so none of them deadlock with another.
 enum SlotBookingQueries {
     /// Takes one place in the slot starting at `start`, unless `capacity` places are taken
-    /// already: one conditional upsert, so racing checkouts on any number of instances never
-    /// overbook (a racer waits for the row lock, then sees the winner's count). False when full.
+    /// already (`take_slot_place`, migration 014, which checkout's statement uses too): racing
+    /// bookings on any number of instances never overbook. False when full.
     static func take(store: StoreID, start: Date, capacity: Int, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         let rows = try await connection.run(
-            """
-            INSERT INTO pickup_slot_bookings AS b (store_id, slot_start, booked)
-            VALUES (\(store.rawValue), \(start), 1)
-            ON CONFLICT (store_id, slot_start) DO UPDATE SET booked = b.booked + 1
-            WHERE b.booked < \(capacity)
-            RETURNING b.booked
-            """, logger: logger)
-        for try await _ in rows { return true }
+            "SELECT take_slot_place(\(store.rawValue), \(start), \(Int32(clamping: capacity)))", logger: logger)
+        for try await taken in rows.decode(Bool.self) { return taken }
         return false
     }
 
