@@ -18,8 +18,7 @@ struct RequestScope: Sendable {
 
 /// Echoes a well-formed `X-Request-Id` or makes one, tags the logger with it, and logs one
 /// line per request (method, path without query, status, duration, statements sent to
-/// PostgreSQL). Never logs headers or
-/// bodies, which may carry passwords or tokens.
+/// PostgreSQL). Never logs headers or bodies, which may carry passwords or tokens.
 struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
     static var header: HTTPField.Name { HTTPField.Name("X-Request-Id")! }
 

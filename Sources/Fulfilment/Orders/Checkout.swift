@@ -46,46 +46,29 @@ struct Checkout: Sendable {
     ) async throws -> Result {
         guard let key, (1...255).contains(key.utf8.count) else { throw OrderError.missingIdempotencyKey }
         let hash = Self.requestHash(method, pickupSlot: pickupSlot)
-        var attempt = 1
-        while true {
+        for _ in 1...3 {
             let context = try await CheckoutQueries.context(customer: customer, key: key, on: database.client, logger: logger)
             if let earlier = context.earlier {
-                return Result(order: try await order(earlier, matching: hash, logger: logger), created: false)
+                guard earlier.hash == hash else { throw OrderError.idempotencyKeyReused }
+                guard let order = try await OrderQueries.order(id: earlier.id, on: database.client, logger: logger) else {
+                    throw APIError.internal
+                }
+                return Result(order: order, created: false)
             }
             do {
                 let order = try await place(
                     context, customer: customer, method: method, pickupSlot: pickupSlot, now: now, key: key, hash: hash,
                     logger: logger)
                 return Result(order: order, created: true)
-            } catch CheckoutQueries.Refusal.refused(let error) {
-                throw error
-            } catch CheckoutQueries.Refusal.cartChanged where attempt < 3 {
-                // The cart moved to another store between the read and the write: read again.
-                attempt += 1
-            } catch CheckoutQueries.Refusal.cartChanged {
-                throw DatabaseBusy()
-            } catch CheckoutQueries.Refusal.alreadyPlaced {
-                // A concurrent retry with the same key won while this one waited for the cart:
-                // answer with its order, as for the unique index below.
-                return try await placedEarlier(customer: customer, key: key, hash: hash, logger: logger)
+            } catch is CheckoutQueries.ReadAgain {
+                // The cart moved to another store between the read and the write, or a concurrent
+                // retry with the same key won while this one waited for the cart: read again, which
+                // answers with that order.
             } catch where error.sqlState == SQLState.uniqueViolation && error.constraintName == "orders_customer_id_idempotency_key_key" {
-                return try await placedEarlier(customer: customer, key: key, hash: hash, logger: logger)
+                // The same race, lost at the unique index: read again.
             }
         }
-    }
-
-    /// The order an earlier request with this key made, or `idempotency_key_reused` when that
-    /// request was a different one.
-    private func order(_ earlier: (id: OrderID, hash: Data), matching hash: Data, logger: Logger) async throws -> Order {
-        guard earlier.hash == hash else { throw OrderError.idempotencyKeyReused }
-        guard let order = try await OrderQueries.order(id: earlier.id, on: database.client, logger: logger) else { throw APIError.internal }
-        return order
-    }
-
-    private func placedEarlier(customer: UserID, key: String, hash: Data, logger: Logger) async throws -> Result {
-        let context = try await CheckoutQueries.context(customer: customer, key: key, on: database.client, logger: logger)
-        guard let earlier = context.earlier else { throw APIError.internal }
-        return Result(order: try await order(earlier, matching: hash, logger: logger), created: false)
+        throw DatabaseBusy()
     }
 
     private func place(

@@ -57,11 +57,10 @@ enum CheckoutQueries {
         var lines: [OrderLine]
     }
 
-    /// A refusal `place_order` raised (SQLSTATE FC000): nothing was written.
-    enum Refusal: Error {
+    /// `place_order` wrote nothing because what the read saw has changed: read again.
+    enum ReadAgain: Error {
         case cartChanged
         case alreadyPlaced
-        case refused(any Error)
     }
 
     /// Places the order in one statement, which is its own transaction: cart lock, idempotency
@@ -80,6 +79,7 @@ enum CheckoutQueries {
                                  \(Int32(token.keyID.rawValue)), \(token.text), to_timestamp(\(Int64(token.claims.expiry))))
                 """, logger: logger)
         } catch let error as PSQLError where error.sqlState == "FC000" {
+            // A refusal `place_order` raised: nothing was written.
             throw refusal(error.serverInfo?[.message] ?? "", detail: error.serverInfo?[.detail], slot: slot)
         }
         for try await row in rows.decode((Int64, Date, Int64, [UUID], [String], [Int64], [Int32], [Int32]).self) {
@@ -94,26 +94,26 @@ enum CheckoutQueries {
         throw APIError.internal
     }
 
-    private static func refusal(_ code: String, detail: String?, slot: PickupSlot?) -> Refusal {
+    private static func refusal(_ code: String, detail: String?, slot: PickupSlot?) -> any Error {
         struct Discontinued: Decodable { var productId: UUID }
         struct Short: Decodable { var productId: UUID, requested: Int, available: Int }
         func details<T: Decodable>(_ type: T.Type) -> T? { detail.flatMap { try? JSONDecoder().decode(T.self, from: Data($0.utf8)) } }
         switch code {
-        case "cart_changed": return .cartChanged
-        case "already_placed": return .alreadyPlaced
-        case "cart_empty": return .refused(OrderError.cartEmpty)
-        case "total_too_large": return .refused(OrderError.totalTooLarge)
-        case "slot_full": if let slot { return .refused(SlotError.full(start: slot.start)) }
+        case "cart_changed": return ReadAgain.cartChanged
+        case "already_placed": return ReadAgain.alreadyPlaced
+        case "cart_empty": return OrderError.cartEmpty
+        case "total_too_large": return OrderError.totalTooLarge
+        case "slot_full": if let slot { return SlotError.full(start: slot.start) }
         case "product_discontinued":
-            if let line = details(Discontinued.self) { return .refused(OrderError.productDiscontinued(ProductID(line.productId))) }
+            if let line = details(Discontinued.self) { return OrderError.productDiscontinued(ProductID(line.productId)) }
         case "insufficient_stock":
             if let lines = details([Short].self) {
-                return .refused(OrderError.insufficientStock(lines.map {
+                return OrderError.insufficientStock(lines.map {
                     .init(productID: ProductID($0.productId), requested: $0.requested, available: $0.available)
-                }))
+                })
             }
         default: break
         }
-        return .refused(APIError.internal)
+        return APIError.internal
     }
 }

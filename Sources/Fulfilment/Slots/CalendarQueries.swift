@@ -12,7 +12,7 @@ enum CalendarQueries {
         return nil
     }
 
-    /// A calendar as ``columnCount`` columns of one row, read from `store_calendars k` (which may
+    /// A calendar as 11 columns of one row, read from `store_calendars k` (which may
     /// be a LEFT JOIN): its settings, then its opening ranges and closures as arrays, so another
     /// query (checkout's) can read it in the same round trip.
     static let columns = """
@@ -23,7 +23,6 @@ enum CalendarQueries {
         ARRAY(SELECT (d.date - DATE '1970-01-01')::int4 FROM store_closures d WHERE d.store_id = k.store_id ORDER BY d.date),
         ARRAY(SELECT d.reason FROM store_closures d WHERE d.store_id = k.store_id ORDER BY d.date)
         """
-    static let columnCount = 11
 
     /// The calendar in ``columns`` starting at column `first`; nil when the store has none.
     static func calendar(in row: PostgresRandomAccessRow, from first: Int) throws -> StoreCalendar? {
