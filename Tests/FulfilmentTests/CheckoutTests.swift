@@ -120,7 +120,7 @@ struct CheckoutTests {
         }
     }
 
-    @Test("a checkout is three statements to PostgreSQL: the session, one read, one write (issue 15); a refused one no more; a cart line three")
+    @Test("a checkout is two statements to PostgreSQL: one read that also resolves the caller, one write (issue 15); a refused one no more; a cart line two")
     func checkoutStatementBudget() async throws {
         let logs = LogCapture()
         try await withApp(logHandler: logs) { app in
@@ -134,9 +134,9 @@ struct CheckoutTests {
             #expect(try await app.checkout(customer).status == .conflict)
             let checkouts = logs.requests(.post, "/v1/checkout")
             #expect(checkouts.map(\.status) == [201, 409])
-            #expect(checkouts.map(\.statements) == [3, 3], "statements per checkout: \(checkouts)")
-            // Filling the cart: the session, the line written, the cart read back.
-            #expect(logs.requests(.put, "/v1/cart/items/\(beans)").map(\.statements) == [3, 3])
+            #expect(checkouts.map(\.statements) == [2, 2], "statements per checkout: \(checkouts)")
+            // Filling the cart: the caller resolved and the line written in one, the cart read back.
+            #expect(logs.requests(.put, "/v1/cart/items/\(beans)").map(\.statements) == [2, 2])
         }
     }
 

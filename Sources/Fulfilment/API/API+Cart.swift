@@ -21,15 +21,15 @@ extension API {
 
     func setCartItem(_ input: Operations.SetCartItem.Input) async throws -> Operations.SetCartItem.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        let identity = try Identity.required
+        let caller = try Caller.current
         guard let product = ProductID(input.path.productId) else { throw OrderError.productNotFound }
         // The contract types quantity as a number so that 1.5 is a 422 naming the field, not a 400.
         guard body.quantity.rounded() == body.quantity, (0...Double(CartQueries.maximumQuantity)).contains(body.quantity) else {
             throw OrderError.invalidQuantity
         }
-        try await CartQueries.setQuantity(
-            customer: identity.userID, product: product, quantity: Int(body.quantity), on: database, logger: logger)
-        return .ok(.init(body: .json(try await cartPayload(identity.userID))))
+        let customer = try await CartQueries.setQuantity(
+            caller: caller, product: product, quantity: Int(body.quantity), on: database, logger: logger)
+        return .ok(.init(body: .json(try await cartPayload(customer.userID))))
     }
 
     func removeCartItem(_ input: Operations.RemoveCartItem.Input) async throws -> Operations.RemoveCartItem.Output {

@@ -5,23 +5,23 @@ extension API {
 
     func collectOrder(_ input: Operations.CollectOrder.Input) async throws -> Operations.CollectOrder.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        let identity = try Identity.required
         let idChecked = body.idChecked == true ? IDConfirmation.Method(rawValue: body.idCheckMethod?.rawValue ?? "seen") : nil
-        let order = try await Self.counted(preview: false) {
-            try await collections.collect(token: body.token, by: identity, idChecked: idChecked, logger: logger)
+        let (identity, order) = try await Self.counted(preview: false) {
+            try await collections.collect(token: body.token, by: try Caller.current, idChecked: idChecked, logger: logger)
         }
         return .ok(.init(body: .json(.init(order, for: identity))))
     }
 
     func previewCollection(_ input: Operations.PreviewCollection.Input) async throws -> Operations.PreviewCollection.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        let identity = try Identity.required
-        let order = try await Self.counted(preview: true) { try await collections.preview(token: body.token, by: identity, logger: logger) }
+        let (identity, order) = try await Self.counted(preview: true) {
+            try await collections.preview(token: body.token, by: try Caller.current, logger: logger)
+        }
         return .ok(.init(body: .json(.init(order, for: identity))))
     }
 
     /// Counts a scan by its outcome: `collected` (or `ready` for a preview), else the refusal's code.
-    private static func counted(preview: Bool, _ scan: () async throws -> Order) async throws -> Order {
+    private static func counted(preview: Bool, _ scan: () async throws -> (Identity, Order)) async throws -> (Identity, Order) {
         do {
             let order = try await scan()
             ServiceMetrics.collection(outcome: preview ? "ready" : "collected", preview: preview)

@@ -5,13 +5,12 @@ import QRReceipt
 extension API {
     func checkout(_ input: Operations.Checkout.Input) async throws -> Operations.Checkout.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        let identity = try Identity.required
         let method: PaymentMethod = body.paymentMethod == .prepaid ? .prepaid : .payAtCollection
         let result = try await Checkout(database: database, signer: keyring.signer).run(
-            customer: identity.userID, method: method, pickupSlot: body.pickupSlot, now: clock(),
+            caller: try Caller.current, method: method, pickupSlot: body.pickupSlot, now: clock(),
             idempotencyKey: input.headers.idempotencyKey, logger: logger)
         if result.created { ServiceMetrics.checkoutPlaced() }
-        let payload = Components.Schemas.Order(result.order, for: identity)
+        let payload = Components.Schemas.Order(result.order, for: result.customer)
         return result.created ? .created(.init(body: .json(payload))) : .ok(.init(body: .json(payload)))
     }
 

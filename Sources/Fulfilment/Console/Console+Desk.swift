@@ -44,7 +44,8 @@ extension Console {
                 let idChecked = visit.form.text("idChecked") == "true"
                     ? IDConfirmation.Method(rawValue: visit.form.text("idCheckMethod") ?? "seen") ?? .seen : nil
                 do {
-                    let order = try await api.collections.collect(token: token, by: visit.identity, idChecked: idChecked, logger: visit.logger)
+                    let (_, order) = try await api.collections.collect(
+                        token: token, by: .resolved(visit.identity), idChecked: idChecked, logger: visit.logger)
                     return deskPage(visit, verdict: .handedOver(order), note: nil)
                 } catch let refused as any APIErrorConvertible where refused is OrderError || refused is IDCheckError {
                     return try await deskPage(

@@ -78,31 +78,39 @@ enum CartQueries {
         }
     }
 
-    /// Sets a line's quantity (0 removes it). The cart is created at the customer's chosen
-    /// store when it does not exist yet.
+    /// Sets a line's quantity (0 removes it) for the caller, and admits them: one statement,
+    /// which also resolves a presented token and writes only for a caller who will be admitted.
+    /// The cart is created at the customer's chosen store when it does not exist yet.
+    @discardableResult
     static func setQuantity(
-        customer: UserID, product: ProductID, quantity: Int, on database: Database, logger: Logger
-    ) async throws {
+        caller: Caller, product: ProductID, quantity: Int, on database: Database, logger: Logger
+    ) async throws -> Identity {
         guard (0...maximumQuantity).contains(quantity) else { throw OrderError.invalidQuantity }
-        if quantity == 0 {
-            try await removeItem(customer: customer, product: product, on: database.client, logger: logger)
-            return
-        }
-        // One statement: the cart row is made (at the chosen store) or touched, and the line
-        // written, only for a product that exists and is on sale; the answer says which held.
+        // The cart row is made (at the chosen store) or touched, and the line written, only for a
+        // product that exists and is on sale; the answer says which held.
         let rows = try await database.retryingConflicts(logger: logger) {
-            try await database.client.run(
+            if quantity == 0 {
+                return try await database.client.run(
+                    """
+                    WITH \(admittedCaller: caller), gone AS (
+                        DELETE FROM cart_items WHERE customer_id IN (SELECT id FROM who) AND product_id = \(product.rawValue)
+                    )
+                    SELECT \(unescaped: Caller.columns), (SELECT discontinued AND false FROM products WHERE id = \(product.rawValue)), true
+                    FROM c
+                    """, logger: logger)
+            }
+            return try await database.client.run(
                 """
-                WITH product AS (
+                WITH \(admittedCaller: caller), product AS (
                     SELECT discontinued FROM products WHERE id = \(product.rawValue)
                 ), cart AS (
                     INSERT INTO carts (customer_id, store_id)
-                    SELECT \(customer.rawValue), store_id FROM (
+                    SELECT who.id, chosen.store_id FROM who, LATERAL (
                         SELECT coalesce(
-                            (SELECT store_id FROM carts WHERE customer_id = \(customer.rawValue)),
-                            (SELECT store_id FROM customer_stores WHERE user_id = \(customer.rawValue))) AS store_id
+                            (SELECT store_id FROM carts WHERE customer_id = who.id),
+                            (SELECT store_id FROM customer_stores WHERE user_id = who.id)) AS store_id
                     ) AS chosen
-                    WHERE store_id IS NOT NULL AND EXISTS (SELECT 1 FROM product WHERE NOT discontinued)
+                    WHERE chosen.store_id IS NOT NULL AND EXISTS (SELECT 1 FROM product WHERE NOT discontinued)
                     ON CONFLICT (customer_id) DO UPDATE SET updated_at = now()
                     RETURNING customer_id
                 ), line AS (
@@ -110,14 +118,19 @@ enum CartQueries {
                     SELECT customer_id, \(product.rawValue), \(quantity) FROM cart
                     ON CONFLICT (customer_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity
                 )
-                SELECT (SELECT discontinued FROM product), EXISTS (SELECT 1 FROM cart)
+                SELECT \(unescaped: Caller.columns), (SELECT discontinued FROM product), EXISTS (SELECT 1 FROM cart)
+                FROM c
                 """, logger: logger)
         }
-        for try await (discontinued, written) in rows.decode((Bool?, Bool).self) {
-            guard let discontinued else { throw OrderError.productNotFound }
-            guard !discontinued else { throw OrderError.productDiscontinued(product) }
-            guard written else { throw OrderError.noStoreChosen }
-        }
+        let row = rows.collect().first?.makeRandomAccess()
+        let customer = try caller.admit(row)
+        guard let row else { throw APIError.internal }
+        let first = Caller.columnCount
+        // A removal answers "written" whatever was there: a product not in the cart is not an error.
+        guard let discontinued = try row[first].decode(Bool?.self) else { throw OrderError.productNotFound }
+        guard !discontinued else { throw OrderError.productDiscontinued(product) }
+        guard try row[first + 1].decode(Bool.self) else { throw OrderError.noStoreChosen }
+        return customer
     }
 
     /// Removes a line; a product not in the cart is not an error, an unknown product is 404.

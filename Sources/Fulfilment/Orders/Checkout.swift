@@ -24,6 +24,8 @@ struct Checkout: Sendable {
     let signer: PickupTokenSigner
 
     struct Result: Sendable {
+        /// Who checked out (a presented token is resolved by checkout's first statement).
+        var customer: Identity
         var order: Order
         /// False when an earlier request with the same idempotency key made it.
         var created: Bool
@@ -38,28 +40,33 @@ struct Checkout: Sendable {
     /// `pickupSlot` is the start of the chosen slot (required at a store with a calendar);
     /// `now` is the moment the lead time and horizon are measured from.
     ///
-    /// Two round trips: one read with no locks (``CheckoutQueries/context``), then the slot is
-    /// checked and the token signed here, and `place_order` does every write in one statement.
+    /// Two round trips: one read with no locks that also resolves the caller
+    /// (``CheckoutQueries/context(caller:key:on:logger:)``), then the slot is checked and the
+    /// token signed here, and `place_order` does every write in one statement.
     func run(
-        customer: UserID, method: PaymentMethod, pickupSlot: Date? = nil, now: Date = Date(), idempotencyKey key: String?,
+        caller: Caller, method: PaymentMethod, pickupSlot: Date? = nil, now: Date = Date(), idempotencyKey key: String?,
         logger: Logger
     ) async throws -> Result {
-        guard let key, (1...255).contains(key.utf8.count) else { throw OrderError.missingIdempotencyKey }
+        let key = key.flatMap { (1...255).contains($0.utf8.count) ? $0 : nil }
         let hash = Self.requestHash(method, pickupSlot: pickupSlot)
+        var caller = caller
         for _ in 1...3 {
-            let context = try await CheckoutQueries.context(customer: customer, key: key, on: database.client, logger: logger)
+            let (customer, context) = try await CheckoutQueries.context(caller: caller, key: key ?? "", on: database.client, logger: logger)
+            // Who is asking comes first (401/403 before any complaint about the request).
+            guard let key else { throw OrderError.missingIdempotencyKey }
+            caller = .resolved(customer)
             if let earlier = context.earlier {
                 guard earlier.hash == hash else { throw OrderError.idempotencyKeyReused }
                 guard let order = try await OrderQueries.order(id: earlier.id, on: database.client, logger: logger) else {
                     throw APIError.internal
                 }
-                return Result(order: order, created: false)
+                return Result(customer: customer, order: order, created: false)
             }
             do {
                 let order = try await place(
-                    context, customer: customer, method: method, pickupSlot: pickupSlot, now: now, key: key, hash: hash,
+                    context, customer: customer.userID, method: method, pickupSlot: pickupSlot, now: now, key: key, hash: hash,
                     logger: logger)
-                return Result(order: order, created: true)
+                return Result(customer: customer, order: order, created: true)
             } catch is CheckoutQueries.ReadAgain {
                 // The cart moved to another store between the read and the write, or a concurrent
                 // retry with the same key won while this one waited for the cart: read again, which

@@ -24,29 +24,34 @@ enum CheckoutQueries {
         var earlier: (id: OrderID, hash: Data)?
     }
 
-    static func context(customer: UserID, key: String, on client: PostgresClient, logger: Logger) async throws -> Context {
+    /// The caller (admitted here, before anything else this read is used) and their context,
+    /// in one statement: a presented token is resolved by the same statement (`Caller`).
+    static func context(caller: Caller, key: String, on client: PostgresClient, logger: Logger) async throws -> (Identity, Context) {
         let rows = try await client.run(
             """
-            SELECT u.name, c.store_id, s.token_number, s.currency::text, extract(epoch FROM now() + s.collection_window)::int8,
-                   e.id, e.request_hash, \(unescaped: CalendarQueries.columns)
-            FROM users u
-            LEFT JOIN carts c ON c.customer_id = u.id
-            LEFT JOIN stores s ON s.id = c.store_id
-            LEFT JOIN store_calendars k ON k.store_id = c.store_id
+            SELECT \(unescaped: Caller.columns), u.name, ct.store_id, s.token_number, s.currency::text,
+                   extract(epoch FROM now() + s.collection_window)::int8, e.id, e.request_hash, \(unescaped: CalendarQueries.columns)
+            FROM \(caller: caller) c
+            LEFT JOIN users u ON u.id = c.user_id
+            LEFT JOIN carts ct ON ct.customer_id = u.id
+            LEFT JOIN stores s ON s.id = ct.store_id
+            LEFT JOIN store_calendars k ON k.store_id = ct.store_id
             LEFT JOIN orders e ON e.customer_id = u.id AND e.idempotency_key = \(key)
-            WHERE u.id = \(customer.rawValue)
             """, logger: logger)
-        guard let row = rows.collect().first?.makeRandomAccess() else { throw APIError.internal }  // the session named a customer that is gone
-        var context = Context(customerName: try row[0].decode(String.self))
-        if let store = try row[1].decode(UUID?.self) {
+        let row = rows.collect().first?.makeRandomAccess()
+        let customer = try caller.admit(row)
+        // A caller whose user is gone: the session named a customer that no longer exists.
+        guard let row, let name = try row[5].decode(String?.self) else { throw APIError.internal }
+        var context = Context(customerName: name)
+        if let store = try row[6].decode(UUID?.self) {
             context.store = Context.Store(
-                id: StoreID(store), tokenNumber: try row[2].decode(Int32.self), currency: try row[3].decode(String.self),
-                windowEnd: try row[4].decode(Int64.self), calendar: try CalendarQueries.calendar(in: row, from: 7))
+                id: StoreID(store), tokenNumber: try row[7].decode(Int32.self), currency: try row[8].decode(String.self),
+                windowEnd: try row[9].decode(Int64.self), calendar: try CalendarQueries.calendar(in: row, from: 12))
         }
-        if let earlier = try row[5].decode(UUID?.self) {
-            context.earlier = (OrderID(earlier), try row[6].decode(Data.self))
+        if let earlier = try row[10].decode(UUID?.self) {
+            context.earlier = (OrderID(earlier), try row[11].decode(Data.self))
         }
-        return context
+        return (customer, context)
     }
 
     /// What `place_order` wrote, for the answer.

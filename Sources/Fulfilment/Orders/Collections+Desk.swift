@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import QRReceipt
 
 /// What the desk shows for a scan: `Collections.preview`'s verdict, plus the order behind it
 /// whenever the token is genuine and of this store (so "pay first", "not ready" and "already
@@ -13,18 +12,20 @@ struct DeskScan: Sendable {
 }
 
 extension Collections {
-    /// Runs `preview` (the one rule) and, when it refuses an order it has already verified,
-    /// loads that order for display. Changes nothing.
-    func inspect(token text: String, by staff: Identity, logger: Logger) async throws -> DeskScan {
+    /// Runs the preview's one rule (`check`) and, when it refuses an order whose token is
+    /// genuine and of this store, shows that order too. Changes nothing; one statement.
+    func inspect(token scanned: String, by staff: Identity, logger: Logger) async throws -> DeskScan {
+        let text = Collections.normalized(scanned)
+        var order: Order?
         do {
-            return DeskScan(order: try await preview(token: text, by: staff, logger: logger), refusal: nil)
+            (_, order) = try await read(text, by: .resolved(staff), logger: logger)
+            try Collections.check(order, issuedWith: text, at: staff)
+            return DeskScan(order: order, refusal: nil)
         } catch let refusal as OrderError {
             switch refusal {
             case .notReady, .alreadyCollected, .orderCancelled, .paymentRequired:
-                // `preview` reaches these only after checking the signature, the expiry and the
-                // store, so the order id in the token can be trusted.
-                let claims = try PickupToken(text: Collections.normalized(text)).claims
-                let order = try await OrderQueries.order(id: OrderID(claims.orderID), on: database.client, logger: logger)
+                // `check` reaches these only after the signature, the expiry and the store
+                // passed, so the order the token names is this store's to show.
                 return DeskScan(order: order, refusal: refusal)
             default:
                 return DeskScan(order: nil, refusal: refusal)

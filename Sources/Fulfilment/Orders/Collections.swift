@@ -13,13 +13,28 @@ struct Collections: Sendable {
     let verifier: PickupTokenVerifier
 
     /// What the scan would do, without doing it: the order (name, lines, amount due) when it
-    /// can be handed over now, else the same error a collection would give. One statement.
-    func preview(token scanned: String, by staff: Identity, logger: Logger) async throws -> Order {
+    /// can be handed over now, else the same error a collection would give. One statement,
+    /// which also resolves a presented token; returns the admitted staff member with the order.
+    func preview(token scanned: String, by caller: Caller, logger: Logger) async throws -> (Identity, Order) {
         let text = Self.normalized(scanned)
-        let orderID = try verify(text)
-        let order = try await OrderQueries.order(id: orderID, on: database.client, logger: logger)
+        let (staff, order) = try await read(text, by: caller, logger: logger)
         try Self.check(order, issuedWith: text, at: staff)
-        return order!
+        return (staff, order!)
+    }
+
+    /// The caller and the order the token names, in one statement (before the signature's
+    /// verdict is told: who is asking comes first, so an unknown caller gets 401, not a hint).
+    func read(_ text: String, by caller: Caller, logger: Logger) async throws -> (Identity, Order?) {
+        let verified = Result { () throws(OrderError) in try verify(text) }
+        let rows = try await database.client.run(
+            """
+            SELECT \(unescaped: Caller.columns), v.*
+            FROM \(caller: caller) c LEFT JOIN order_view(\(try? verified.get().rawValue)) v ON true
+            """, logger: logger)
+        let row = rows.collect().first?.makeRandomAccess()
+        let staff = try caller.admit(row)
+        _ = try verified.get()
+        return (staff, try row.flatMap { try OrderQueries.order(view: $0, at: Caller.columnCount) })
     }
 
     /// What a scanner typed, as the token it stands for: keyboard-wedge and serial scanners end
@@ -32,30 +47,30 @@ struct Collections: Sendable {
     /// `idChecked` says how staff confirmed the customer's age (nil: not confirmed); an order
     /// holding age-restricted goods is refused without it (`IDCheckError.required`).
     ///
-    /// Two statements: `collect_order` (migration 015) decides and writes under its locks, then
-    /// the order is read back, for the answer or to explain a refusal.
+    /// Two statements: the caller and the order as it stands (a refusal ends here, having
+    /// written nothing), then `collect_order_viewed` (migration 017), which decides and writes
+    /// under its locks (`collect_order`) and returns the order as it then stands, for the
+    /// answer or to explain a refusal. Returns the admitted staff member with the order.
     func collect(
-        token scanned: String, by staff: Identity, idChecked: IDConfirmation.Method? = nil, logger: Logger
-    ) async throws -> Order {
+        token scanned: String, by caller: Caller, idChecked: IDConfirmation.Method? = nil, logger: Logger
+    ) async throws -> (Identity, Order) {
         let text = Self.normalized(scanned)
-        let orderID = try verify(text)
-        guard let store = staff.storeID else { throw OrderError.wrongStore }
+        let (staff, before) = try await read(text, by: caller, logger: logger)
+        try Self.check(before, issuedWith: text, at: staff, idChecked: idChecked)
+        guard let order = before, let store = staff.storeID else { throw OrderError.wrongStore }
         for _ in 1...2 {
             let rows = try await database.retryingConflicts(logger: logger) {
                 try await database.client.run(
                     """
-                    SELECT collect_order(\(orderID.rawValue), \(store.rawValue), \(staff.userID.rawValue), \(text),
-                                         \(idChecked?.rawValue))
+                    SELECT w.collected, (w.o).*
+                    FROM collect_order_viewed(\(order.id.rawValue), \(store.rawValue), \(staff.userID.rawValue), \(text),
+                                              \(idChecked?.rawValue)) w
                     """, logger: logger)
             }
-            var collected = false
-            for try await done in rows.decode(Bool.self) { collected = done }
-            let order = try await OrderQueries.order(id: orderID, on: database.client, logger: logger)
-            if collected, let order { return order }
-            try Self.check(order, issuedWith: text, at: staff)
-            if let required = order?.idCheck, required.confirmation == nil, idChecked == nil {
-                throw IDCheckError.required(minimumAge: required.minimumAge)
-            }
+            let row = rows.collect().first?.makeRandomAccess()
+            let after = try row.flatMap { try OrderQueries.order(view: $0, at: 1) }
+            if try row?[0].decode(Bool.self) == true, let after { return (staff, after) }
+            try Self.check(after, issuedWith: text, at: staff, idChecked: idChecked)
             // Refused, yet the order as read now could be handed over: it changed in between
             // (packed or paid a moment ago). Scan again.
         }
@@ -64,7 +79,7 @@ struct Collections: Sendable {
 
     /// The signature and expiry; returns the order the token names. Which store it is of is
     /// checked against the order itself (``check(_:issuedWith:at:)``).
-    private func verify(_ text: String) throws -> OrderID {
+    private func verify(_ text: String) throws(OrderError) -> OrderID {
         let token: PickupToken
         do {
             token = try verifier.verify(text)
@@ -83,6 +98,15 @@ struct Collections: Sendable {
         guard order.storeID == staff.storeID else { throw OrderError.wrongStore }
         guard current == text else { throw OrderError.invalidToken(reason: "superseded") }
         try check(order)
+    }
+
+    /// As above, and an order holding age-restricted goods needs its age check recorded or
+    /// confirmed with this scan.
+    private static func check(_ order: Order?, issuedWith text: String, at staff: Identity, idChecked: IDConfirmation.Method?) throws {
+        try check(order, issuedWith: text, at: staff)
+        if let required = order?.idCheck, required.confirmation == nil, idChecked == nil {
+            throw IDCheckError.required(minimumAge: required.minimumAge)
+        }
     }
 
     /// Whether this order can be handed over now, each refusal with its own code.

@@ -1,17 +1,12 @@
 import Foundation
 
-/// An order's lines, history and age check as the order query returns them (JSON columns, so
-/// the whole order is one statement), decoded into the domain types.
+/// An order's lines, history and age check as `order_view` (migration 017) returns them (JSON
+/// columns, so the whole order is one row), decoded into the domain types.
 ///
 /// Timestamps travel as whole microseconds since 2000-01-01 UTC, PostgreSQL's own resolution,
 /// and become `Date`s by the same arithmetic PostgresNIO uses for a `timestamptz` column, so a
 /// time read here equals the same time read as a column.
 enum OrderParts {
-    /// SQL for `column` (a timestamptz) as those microseconds; NULL stays NULL.
-    static func micros(_ column: String) -> String {
-        "((extract(epoch FROM \(column)) - 946684800) * 1000000)::int8"
-    }
-
     static func date(micros: Int64) -> Date {
         Date(timeInterval: Double(micros) / Double(1_000_000), since: Date(timeIntervalSince1970: 946_684_800))
     }

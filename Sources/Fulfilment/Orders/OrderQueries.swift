@@ -24,56 +24,37 @@ enum OrderQueries {
     /// One order with its lines, history, age check and pickup token, or nil: one statement,
     /// the lines, history and age check riding along as JSON (``OrderParts``).
     static func order(id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> Order? {
-        let rows = try await connection.run(
-            """
-            SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
-                   o.total_amount, o.currency::text, o.created_at, o.packaged_at, o.delivering_at, o.completed_at,
-                   o.cancelled_at, o.paid_at, o.collected_at, o.collected_by, t.text, t.expires_at, t.used_at,
-                   o.refund_due_amount, o.pickup_slot_start, o.pickup_slot_end, c.time_zone,
-                   (SELECT coalesce(json_agg(json_build_object(
-                               'productId', l.product_id, 'name', l.name, 'unitPrice', l.unit_price, 'quantity', l.quantity,
-                               'picked', l.picked_quantity, 'minimumAge', l.minimum_age, 'removed', l.removed_at IS NOT NULL)
-                           ORDER BY l.name, l.product_id), '[]')
-                    FROM order_lines l WHERE l.order_id = o.id)::text,
-                   (SELECT coalesce(json_agg(json_build_object(
-                               'from', e.from_status, 'to', e.to_status, 'actorId', e.actor_id, 'actorName', a.name,
-                               'reason', e.reason, 'at', \(unescaped: OrderParts.micros("e.at")))
-                           ORDER BY e.id), '[]')
-                    FROM order_events e LEFT JOIN users a ON a.id = e.actor_id WHERE e.order_id = o.id)::text,
-                   json_build_object(
-                       'required', (SELECT max(l.minimum_age) FROM order_lines l WHERE l.order_id = o.id AND l.removed_at IS NULL),
-                       'minimumAge', k.minimum_age, 'method', k.method, 'by', k.confirmed_by, 'byName', ku.name,
-                       'at', \(unescaped: OrderParts.micros("k.confirmed_at")))::text
-            FROM orders o
-            JOIN users u ON u.id = o.customer_id
-            LEFT JOIN pickup_tokens t ON t.order_id = o.id
-            LEFT JOIN store_calendars c ON c.store_id = o.store_id
-            LEFT JOIN id_checks k ON k.order_id = o.id
-            LEFT JOIN users ku ON ku.id = k.confirmed_by
-            WHERE o.id = \(id.rawValue)
-            """, logger: logger)
-        for try await row in rows.decode(
-            (UUID, Int64, UUID, UUID, String, String, String, String, Int64, String, Date, Date?, Date?, Date?,
-             Date?, Date?, Date?, UUID?, String?, Date?, Date?, Int64, Date?, Date?, String?, String, String, String).self)
-        {
-            var order = Order(
-                id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerID: UserID(row.3), customerName: row.4,
-                status: OrderStatus(rawValue: row.5) ?? .pending, paymentMethod: PaymentMethod(rawValue: row.6) ?? .payAtCollection,
-                paymentStatus: PaymentStatus(rawValue: row.7) ?? .unpaid, total: Money(amount: row.8, currency: row.9),
-                createdAt: row.10, packagedAt: row.11, deliveringAt: row.12, completedAt: row.13, cancelledAt: row.14,
-                paidAt: row.15, collectedAt: row.16, collectedBy: row.17.map(UserID.init),
-                pickup: row.18.map { PickupRecord(text: $0, expiresAt: row.19 ?? row.10, usedAt: row.20) },
-                refundDueAmount: row.21)
-            if let start = row.22, let end = row.23 {
-                order.pickupSlot = PickupSlot(start: start, end: end)
-                order.pickupTimeZone = row.24.flatMap(TimeZone.init(identifier:))
-            }
-            order.lines = try OrderParts.lines(row.25)
-            order.history = try OrderParts.history(row.26)
-            order.idCheck = try OrderParts.idCheck(row.27)
-            return order
+        let rows = try await connection.run("SELECT v.* FROM order_view(\(id.rawValue)) v", logger: logger)
+        return try rows.collect().first.flatMap { try order(view: $0.makeRandomAccess(), at: 0) }
+    }
+
+    /// The order in `order_view`'s columns (migration 017), starting at column `first` of `row`;
+    /// nil when they are NULL (a statement that looked for an order and found none).
+    static func order(view row: PostgresRandomAccessRow, at first: Int) throws -> Order? {
+        func column<T: PostgresDecodable>(_ index: Int, _ type: T.Type = T.self) throws -> T { try row[first + index].decode(T.self) }
+        guard let id = try column(0, UUID?.self) else { return nil }
+        let createdAt: Date = try column(10)
+        var order = Order(
+            id: OrderID(id), number: try column(1), storeID: StoreID(try column(2)), customerID: UserID(try column(3)),
+            customerName: try column(4), status: OrderStatus(rawValue: try column(5)) ?? .pending,
+            paymentMethod: PaymentMethod(rawValue: try column(6)) ?? .payAtCollection,
+            paymentStatus: PaymentStatus(rawValue: try column(7)) ?? .unpaid,
+            total: Money(amount: try column(8), currency: try column(9)),
+            createdAt: createdAt, packagedAt: try column(11), deliveringAt: try column(12), completedAt: try column(13),
+            cancelledAt: try column(14), paidAt: try column(15), collectedAt: try column(16),
+            collectedBy: try column(17, UUID?.self).map(UserID.init),
+            pickup: try column(18, String?.self).map {
+                PickupRecord(text: $0, expiresAt: try column(19, Date?.self) ?? createdAt, usedAt: try column(20))
+            },
+            refundDueAmount: try column(21))
+        if let start = try column(22, Date?.self), let end = try column(23, Date?.self) {
+            order.pickupSlot = PickupSlot(start: start, end: end)
+            order.pickupTimeZone = try column(24, String?.self).flatMap(TimeZone.init(identifier:))
         }
-        return nil
+        order.lines = try OrderParts.lines(try column(25))
+        order.history = try OrderParts.history(try column(26))
+        order.idCheck = try OrderParts.idCheck(try column(27))
+        return order
     }
 
     /// A customer's orders, newest first.

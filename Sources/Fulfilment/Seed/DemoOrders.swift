@@ -22,6 +22,8 @@ public enum DemoOrders {
             return []
         }
         let checkout = Checkout(database: database, signer: signer)
+        // The seed acts for the customer directly: no session, so none to resolve.
+        let caller = Caller.resolved(Identity(userID: customer.id, role: .customer, storeID: nil, sessionID: SessionID(UUID())))
         let now = Date()
         let calendar = try await CalendarQueries.calendar(store: store, on: database.client, logger: logger)
         let slots = calendar.map { $0.bookableSlots(from: LocalDate(now, in: $0.timeZone), days: 3, now: now) } ?? []
@@ -30,11 +32,11 @@ public enum DemoOrders {
         for (index, basket) in baskets.enumerated() {
             for (name, quantity) in basket {
                 guard let product = try await productID(named: name, on: database.client, logger: logger) else { continue }
-                try await CartQueries.setQuantity(customer: customer.id, product: product, quantity: quantity, on: database, logger: logger)
+                try await CartQueries.setQuantity(caller: caller, product: product, quantity: quantity, on: database, logger: logger)
             }
             let slot = slots.isEmpty ? nil : slots[min(max(index - 1, 0), slots.count - 1)]
             let result = try await checkout.run(
-                customer: customer.id, method: .payAtCollection, pickupSlot: slot?.start, now: now,
+                caller: caller, method: .payAtCollection, pickupSlot: slot?.start, now: now,
                 idempotencyKey: "demo-order-\(index + 1)", logger: logger)
             numbers.append(result.order.number)
         }
