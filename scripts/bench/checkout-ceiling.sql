@@ -1,8 +1,9 @@
 -- pgbench script for scripts/checkout-bench: the ceiling. The least a checkout of this shape
 -- could cost PostgreSQL: one statement that reserves the stock (a guarded update), inserts the
 -- order, its line, its first history entry and its pickup token, and empties the cart, with
--- nothing read first and nothing checked that the guard does not. The service's checkout is
--- measured against it. Same cart refill and ids as checkout.sql.
+-- nothing read first and nothing checked that the guard does not (no bearer token resolved
+-- either). The service's checkout is measured against it. Same cart refill and ids as
+-- checkout.sql; -D products=1 puts every client on product 1 (the hot-product phase).
 \set c :client_id + 1
 \set p random(1, :products)
 \set k random(1, 9000000000000000000)

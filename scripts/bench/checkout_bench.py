@@ -341,6 +341,31 @@ def cmd_cpu(args):
     json.dump(cpu_seconds(None, args.postmaster_pid), open(args.out, "w"))
 
 
+def cpu_cell(result, who):
+    value = result.get("cpu_ms", {}).get(who)
+    return f"{value:6.2f}" if value is not None else f"{'-':>6}"
+
+
+def print_rows(rows):
+    """The table of runs: (group, what, rate, unit, latency summary, n, errors, result)."""
+    print(f"{'':11}{'':44}{'throughput':>14}{'p50':>11}{'p99':>11}{'n':>7}{'errors':>7}"
+          f"   CPU ms/op: service postgres client")
+    for group, what, rate, unit, lat, n, errors, result in rows:
+        print(f"{group:11}{what:44}{rate:>10.1f} {unit:<3}{lat['p50_ms']:>8.2f} ms{lat['p99_ms']:>8.2f} ms{n:>7}{errors:>7}"
+              f"   {'':10}{cpu_cell(result, 'service')}   {cpu_cell(result, 'postgres')} {cpu_cell(result, 'client')}")
+
+
+def checkout_rows(group, ck, ckdb, ceiling):
+    return [
+        (group, "service: PUT cart item + POST /v1/checkout", ck["rate"], "/s", ck["post"], ck["completed"],
+         sum(ck["errors"].values()), ck),
+        ("", "pgbench: cart upsert + the service's SQL", ckdb["tps"], "tps", ckdb["latency"], ckdb["completed"],
+         ckdb["failed"], ckdb),
+        ("", "pgbench: cart upsert + ceiling statement", ceiling["tps"], "tps", ceiling["latency"], ceiling["completed"],
+         ceiling["failed"], ceiling),
+    ]
+
+
 def cmd_report(args):
     ck = json.load(open(args.checkout))
     ckdb = json.load(open(args.checkout_pgbench))
@@ -348,28 +373,14 @@ def cmd_report(args):
     co = json.load(open(args.collect))
     codb = json.load(open(args.collect_pgbench))
 
-    def cpu(result, who):
-        value = result.get("cpu_ms", {}).get(who)
-        return f"{value:6.2f}" if value is not None else f"{'-':>6}"
-
-    rows = [
-        ("checkout", "service: PUT cart item + POST /v1/checkout", ck["rate"], "/s", ck["post"], ck["completed"],
-         sum(ck["errors"].values()), ck),
-        ("", "pgbench: cart upsert + the service's SQL", ckdb["tps"], "tps", ckdb["latency"], ckdb["completed"],
-         ckdb["failed"], ckdb),
-        ("", "pgbench: cart upsert + ceiling statement", ceiling["tps"], "tps", ceiling["latency"], ceiling["completed"],
-         ceiling["failed"], ceiling),
+    rows = checkout_rows("checkout", ck, ckdb, ceiling) + [
         ("collection", "service: POST /v1/collections", co["rate"], "/s", co["scan"], co["completed"],
          sum(co["errors"].values()), co),
         ("", "pgbench: the service's collection SQL", codb["tps"], "tps", codb["latency"], codb["completed"],
          codb["failed"], codb),
     ]
     print()
-    print(f"{'':11}{'':44}{'throughput':>14}{'p50':>10}{'p99':>10}{'n':>7}{'errors':>7}"
-          f"   CPU ms/op: service postgres client")
-    for group, what, rate, unit, lat, n, errors, result in rows:
-        print(f"{group:11}{what:44}{rate:>10.1f} {unit:<3}{lat['p50_ms']:>7.2f} ms{lat['p99_ms']:>7.2f} ms{n:>7}{errors:>7}"
-              f"   {'':10}{cpu(result, 'service')}   {cpu(result, 'postgres')} {cpu(result, 'client')}")
+    print_rows(rows)
     ck_ratio = ck["rate"] / ckdb["tps"]
     co_ratio = co["rate"] / codb["tps"]
     ceiling_ratio = ck["rate"] / ceiling["tps"]
@@ -411,6 +422,75 @@ def cmd_report(args):
           f"p99 {ckdb['latency']['p99_ms']:.0f} ms: **{ck_ratio:.2f}×**; collection scan {co['rate']:,.0f}/s, "
           f"p50 {co['scan']['p50_ms']:.0f} ms / p99 {co['scan']['p99_ms']:.0f} ms, vs pgbench {codb['tps']:,.0f} tps, "
           f"p50 {codb['latency']['p50_ms']:.0f} ms / p99 {codb['latency']['p99_ms']:.0f} ms: **{co_ratio:.2f}×** |")
+
+
+def cmd_hot_report(args):
+    """Issue 15's hot product: every client buys product 1."""
+    ck = json.load(open(args.checkout))
+    ckdb = json.load(open(args.checkout_pgbench))
+    ceiling = json.load(open(args.checkout_ceiling))
+    print()
+    print("The hot product: every client buys product 1 (1,000,000 on hand), over HTTP and by pgbench (-D products=1)")
+    print_rows(checkout_rows("hot", ck, ckdb, ceiling))
+    ratio = ck["rate"] / ckdb["tps"] if ckdb["tps"] else float("nan")
+    print(f"service / pgbench (the service's SQL): {ratio:.2f}x (goal >= 0.8x); service / ceiling: "
+          f"{ck['rate'] / ceiling['tps']:.2f}x; service p50 / pgbench p50: "
+          f"{ck['post']['p50_ms'] / ckdb['latency']['p50_ms']:.1f}x")
+    if args.logged_deadlocks == "unavailable":
+        logged = "the server log was not readable"
+    else:
+        http, pgbench, ceiling_n = args.logged_deadlocks.split()
+        logged = f"in the server log: HTTP {http}, pgbench {pgbench}, ceiling {ceiling_n}"
+    print(f"deadlocks over the three runs (pg_stat_database.deadlocks after - before): {args.deadlocks} ({logged})")
+    balanced = "matches" if args.reserved == args.held else "DOES NOT MATCH"
+    print(f"oversold stock rows afterwards (reserved > on hand or < 0): {args.oversold}; product 1: on hand "
+          f"{int(args.on_hand):,}, reserved {int(args.reserved):,}, held by open orders' lines {int(args.held):,} "
+          f"({balanced})")
+
+
+def cmd_scaling_report(args):
+    """Issue 15's cost against size: checkout throughput at each number of products and orders."""
+    points = []
+    for line in open(args.points):
+        if line.strip():
+            products, orders, at_start, at_end, path = line.rstrip("\n").split("\t")
+            points.append((int(products), int(orders), int(at_start), int(at_end), json.load(open(path))))
+    if not points:
+        return
+    clients = points[0][4]["clients"]
+    print()
+    print(f"Cost against size: HTTP checkouts (PUT cart item + POST /v1/checkout, {clients} clients, each a random one "
+          f"of all the products), a fixed number per point after 3 unmeasured per client"
+          + (f"; the phase took {args.elapsed}" if args.elapsed else ""))
+    print(f"{'products':>10}{'orders at start':>17}{'at end':>9}{'checkouts/s':>13}{'p50':>11}{'p99':>11}{'n':>6}"
+          f"{'errors':>8}   CPU ms/checkout: service postgres")
+    for products, orders, at_start, at_end, r in points:
+        errors = sum(r["errors"].values())
+        print(f"{products:>10,}{at_start:>17,}{at_end:>9,}{r['rate']:>13.1f}{r['post']['p50_ms']:>8.2f} ms"
+              f"{r['post']['p99_ms']:>8.2f} ms{r['completed']:>6}{errors:>8}   {'':18}{cpu_cell(r, 'service')}"
+              f"   {cpu_cell(r, 'postgres')}")
+    def ratio(value_of, by):
+        """Mean of value_of over the points at the largest `by` against at the smallest (None if unknown)."""
+        groups = collections.defaultdict(list)
+        for point in points:
+            value = value_of(point[4])
+            if value is None:
+                return None
+            groups[point[by]].append(value)
+        mean = lambda values: sum(values) / len(values)
+        return mean(groups[max(groups)]) / mean(groups[min(groups)]) if len(groups) > 1 else None
+
+    measures = (("throughput", lambda r: r["rate"]),
+                ("PostgreSQL CPU per checkout", lambda r: r.get("cpu_ms", {}).get("postgres")),
+                ("service CPU per checkout", lambda r: r.get("cpu_ms", {}).get("service")))
+    print("largest against smallest, each a mean over the other dimension (flat: all near 1.00; one point's own noise "
+          "on a shared machine is some 10 %):")
+    for label, by in (("orders", 1), ("products", 0)):
+        sizes = sorted({point[by] for point in points})
+        if len(sizes) < 2:
+            continue
+        figures = [f"{what} {value:.2f}" for what, value_of in measures if (value := ratio(value_of, by)) is not None]
+        print(f"  {sizes[-1]:,} {label} / {sizes[0]:,}: " + ", ".join(figures))
 
 
 def main():
@@ -468,6 +548,17 @@ def main():
     p.add_argument("--http-transactions")
     p.add_argument("--serve-log")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("hot-report")
+    for name in ("checkout", "checkout-pgbench", "checkout-ceiling", "deadlocks", "logged-deadlocks", "oversold",
+                 "on-hand", "reserved", "held"):
+        p.add_argument("--" + name, required=True)
+    p.set_defaults(func=cmd_hot_report)
+
+    p = sub.add_parser("scaling-report")
+    p.add_argument("--points", required=True, help="products, orders, orders at start and end, result file; tab-separated")
+    p.add_argument("--elapsed")
+    p.set_defaults(func=cmd_scaling_report)
 
     args = parser.parse_args()
     args.func(args)

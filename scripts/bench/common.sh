@@ -3,7 +3,9 @@
 # Sourced (not run) after the caller has set: clients, products, build, a `bench_name`, and
 # optionally `serve_env` (an array of NAME=value for the service).
 # Leaves: bin, helper, scratch, conninfo, port, url, server_pid, postmaster_pid, pids, psql_q,
-# password, and the files $scratch/sessions.json and $scratch/products.txt.
+# password, the files $scratch/sessions.json and $scratch/products.txt, and in the database the
+# bench schema: bench.store(), bench.staff(), bench.customer(n), bench.product(n), and the
+# sessions' token hashes bench.session_hash(n) (customer n) and bench.staff_session_hash(n).
 
 # BENCH_BINARY: another build of `fulfilment` (a debug one, to try a script out; its figures mean little).
 bin=${BENCH_BINARY:-.build/release/fulfilment}
@@ -59,7 +61,7 @@ pids=(--server-pid "$server_pid" --postmaster-pid "$postmaster_pid")   # for CPU
 
 # ---- setup ------------------------------------------------------------------------------------
 password=checkout-bench-password
-psql_q -v products="$products" <<'SQL'
+psql_q <<'SQL'
 BEGIN;
 -- Fixed ids, so the pgbench scripts can name rows without a lookup. IMMUTABLE SQL functions of
 -- constants are folded when a statement is planned.
@@ -74,14 +76,9 @@ CREATE FUNCTION bench.product(n int) RETURNS uuid IMMUTABLE LANGUAGE sql
     AS $$ SELECT ('9d000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid $$;
 INSERT INTO stores (id, code, name, address, currency)
 VALUES (bench.store(), 'CKBENCH', 'Checkout benchmark store', 'generated', 'JMD');
-INSERT INTO products (id, sku, name, brand, category, price_amount, currency)
-SELECT bench.product(g), 'CKBENCH-' || g, 'Benchmark product ' || g, 'Bench', 'Category ' || (g % 20),
-       100 + (g * 37) % 50000, 'JMD'
-FROM generate_series(1, :products) g;
-INSERT INTO stock (store_id, product_id, on_hand)
-SELECT bench.store(), bench.product(g), 1000000 FROM generate_series(1, :products) g;
 COMMIT;
 SQL
+psql_q -v first=1 -v last="$products" -f scripts/bench/products.sql
 # One account through the API gives a bcrypt hash (cost 4) the others share.
 curl -fsS -o /dev/null -H 'Content-Type: application/json' -X POST "$url/v1/auth/register" \
     -d "{\"email\":\"template@checkout-bench.example\",\"name\":\"Template\",\"password\":\"$password\",\"passwordConfirmation\":\"$password\"}"
@@ -101,6 +98,36 @@ customers=() staff=()
 for i in $(seq 1 "$clients"); do customers+=("customer$i@checkout-bench.example"); staff+=(staff@checkout-bench.example); done
 "${helper[@]}" signin --port "$port" --password "$password" --customers "${customers[@]}" --staff "${staff[@]}" \
     --out "$scratch/sessions.json"
+# The sessions' tokens for SQL run beside the service (the pgbench scripts): bench.session_hash(n)
+# and bench.staff_session_hash(n) are the SHA-256 of customer n's and staff session n's token
+# (SessionToken.hash), as constants a statement folds when it is planned, like bench.customer(n).
+python3 -c '
+import json, sys
+sessions = json.load(open(sys.argv[1]))
+for role in ("customers", "staff"):
+    for n, token in enumerate(sessions[role], 1):
+        print(f"{role}\t{n}\t{token}")' "$scratch/sessions.json" >"$scratch/sessions.tsv"
+psql_q -c "CREATE TABLE bench.session_tokens (role text, n integer, token text NOT NULL, PRIMARY KEY (role, n))"
+psql_q -c "COPY bench.session_tokens FROM STDIN" <"$scratch/sessions.tsv"
+matched=$(psql_q <<'SQL'
+DO $$
+DECLARE
+    f record;
+BEGIN
+    FOR f IN SELECT CASE role WHEN 'customers' THEN 'session_hash' ELSE 'staff_session_hash' END AS name,
+                    array_agg(sha256(convert_to(token, 'UTF8')) ORDER BY n) AS hashes
+             FROM bench.session_tokens GROUP BY role
+    LOOP
+        EXECUTE format('CREATE FUNCTION bench.%I(n integer) RETURNS bytea IMMUTABLE LANGUAGE sql AS %L',
+                       f.name, format('SELECT (%L::bytea[])[n]', f.hashes));
+    END LOOP;
+END $$;
+SELECT count(*) FROM sessions s JOIN bench.session_tokens t ON s.token_hash = sha256(convert_to(t.token, 'UTF8'))
+WHERE s.ended_at IS NULL;
+SQL
+)
+[ "$matched" = "$(($(wc -l <"$scratch/sessions.tsv")))" ] \
+    || { echo "only $matched of the sessions signed in are found by the SHA-256 of their tokens" >&2; exit 1; }
 psql_q -c "SELECT bench.product(g) FROM generate_series(1, $products) g" >"$scratch/products.txt"
 psql_q -c "VACUUM ANALYZE"
 echo "setup: cluster, service on port $port, store CKBENCH, $products products, $clients customers + 1 staff ($(elapsed "$started"))"
