@@ -63,7 +63,7 @@ enum Caller: Sendable {
     static let columnCount = 5
 
     /// The roles that may call this caller's operation, for a statement that writes before the
-    /// caller is admitted (`appendInterpolation(admittedCaller:)`). Only for operations with no
+    /// caller is admitted (`appendInterpolation(admittedUser:)`). Only for operations with no
     /// store in their path: the store check is the middleware's and `AccessPolicy`'s alone.
     var permittedRoles: [String] {
         switch self {
@@ -102,17 +102,15 @@ extension SessionLookup {
 }
 
 extension PostgresQuery.StringInterpolation {
-    /// Two common table expressions for a statement that writes for its caller in the same
-    /// round trip: `c`, the caller's columns, and `who`, the caller's user id only when their
-    /// session is live and their role may call the operation (`Caller.permittedRoles`). Every
-    /// write reads its user from `who`, so a caller who will be refused writes nothing; the
-    /// statement returns `Caller.columns` from `c` and the handler admits them as usual.
-    mutating func appendInterpolation(admittedCaller caller: Caller) throws {
-        appendInterpolation(unescaped: "c AS (SELECT * FROM ")
-        try appendInterpolation(caller: caller)
-        appendInterpolation(unescaped: " c), who AS (SELECT c.user_id AS id FROM c WHERE NOT c.expired AND c.role = ANY(")
+    /// For a statement that writes for its caller in the same round trip: the caller's user id
+    /// (from `c`) only when their session is live and their role may call the operation
+    /// (`Caller.permittedRoles`), else NULL. Every write takes its user from this, so a caller
+    /// who will be refused writes nothing; the statement returns `Caller.columns` and the
+    /// handler admits them as usual.
+    mutating func appendInterpolation(admittedUser caller: Caller) {
+        appendInterpolation(unescaped: "CASE WHEN NOT c.expired AND c.role = ANY(")
         appendInterpolation(caller.permittedRoles)
-        appendInterpolation(unescaped: "))")
+        appendInterpolation(unescaped: ") THEN c.user_id END")
     }
 
     /// A FROM item with one row of the caller's columns (none when a presented token names no

@@ -29,28 +29,8 @@ enum CartQueries {
 
     static func cart(customer: UserID, on connection: some SQLRunner, logger: Logger) async throws -> Cart {
         // The cart's store, or else the store the customer chose for browsing; then one row per
-        // line (or one row of NULL lines for an empty cart), all in one statement.
-        let rows = try await connection.run(
-            """
-            WITH store AS (
-                SELECT s.id, s.currency::text AS currency FROM stores s
-                WHERE s.id = coalesce(
-                    (SELECT store_id FROM carts WHERE customer_id = \(customer.rawValue)),
-                    (SELECT store_id FROM customer_stores WHERE user_id = \(customer.rawValue)))
-            )
-            SELECT store.id, store.currency, l.product_id, l.name, l.price_amount, l.quantity, l.available, l.discontinued
-            FROM (SELECT 1) AS one
-            LEFT JOIN store ON true
-            LEFT JOIN LATERAL (
-                SELECT i.product_id, p.name, p.price_amount, i.quantity, coalesce(s.on_hand - s.reserved, 0) AS available,
-                       p.discontinued, i.added_at
-                FROM cart_items i
-                JOIN products p ON p.id = i.product_id
-                LEFT JOIN stock s ON s.store_id = store.id AND s.product_id = i.product_id
-                WHERE i.customer_id = \(customer.rawValue)
-            ) AS l ON true
-            ORDER BY l.added_at, l.product_id
-            """, logger: logger)
+        // line (or one row of NULL lines for an empty cart): `cart_view`, migration 018.
+        let rows = try await connection.run("SELECT v.* FROM cart_view(\(customer.rawValue)) v", logger: logger)
         var store: (UUID, String)?
         var lines: [Cart.Line] = []
         for try await row in rows.decode((UUID?, String?, UUID?, String?, Int64?, Int32?, Int32?, Bool?).self) {
@@ -86,40 +66,15 @@ enum CartQueries {
         caller: Caller, product: ProductID, quantity: Int, on database: Database, logger: Logger
     ) async throws -> Identity {
         guard (0...maximumQuantity).contains(quantity) else { throw OrderError.invalidQuantity }
-        // The cart row is made (at the chosen store) or touched, and the line written, only for a
-        // product that exists and is on sale; the answer says which held.
+        // `set_cart_line` (migration 018) makes or touches the cart row at the chosen store and
+        // writes the line, only for a product that exists and is on sale, and only for a caller
+        // this statement will admit; the answer says which held.
         let rows = try await database.retryingConflicts(logger: logger) {
-            if quantity == 0 {
-                return try await database.client.run(
-                    """
-                    WITH \(admittedCaller: caller), gone AS (
-                        DELETE FROM cart_items WHERE customer_id IN (SELECT id FROM who) AND product_id = \(product.rawValue)
-                    )
-                    SELECT \(unescaped: Caller.columns), (SELECT discontinued AND false FROM products WHERE id = \(product.rawValue)), true
-                    FROM c
-                    """, logger: logger)
-            }
-            return try await database.client.run(
+            try await database.client.run(
                 """
-                WITH \(admittedCaller: caller), product AS (
-                    SELECT discontinued FROM products WHERE id = \(product.rawValue)
-                ), cart AS (
-                    INSERT INTO carts (customer_id, store_id)
-                    SELECT who.id, chosen.store_id FROM who, LATERAL (
-                        SELECT coalesce(
-                            (SELECT store_id FROM carts WHERE customer_id = who.id),
-                            (SELECT store_id FROM customer_stores WHERE user_id = who.id)) AS store_id
-                    ) AS chosen
-                    WHERE chosen.store_id IS NOT NULL AND EXISTS (SELECT 1 FROM product WHERE NOT discontinued)
-                    ON CONFLICT (customer_id) DO UPDATE SET updated_at = now()
-                    RETURNING customer_id
-                ), line AS (
-                    INSERT INTO cart_items (customer_id, product_id, quantity)
-                    SELECT customer_id, \(product.rawValue), \(quantity) FROM cart
-                    ON CONFLICT (customer_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity
-                )
-                SELECT \(unescaped: Caller.columns), (SELECT discontinued FROM product), EXISTS (SELECT 1 FROM cart)
-                FROM c
+                SELECT \(unescaped: Caller.columns), x.*
+                FROM \(caller: caller) c
+                LEFT JOIN LATERAL set_cart_line(\(admittedUser: caller), \(product.rawValue), \(Int32(quantity))) x ON true
                 """, logger: logger)
         }
         let row = rows.collect().first?.makeRandomAccess()

@@ -24,19 +24,14 @@ enum CheckoutQueries {
         var earlier: (id: OrderID, hash: Data)?
     }
 
-    /// The caller (admitted here, before anything else this read is used) and their context,
-    /// in one statement: a presented token is resolved by the same statement (`Caller`).
+    /// The caller (admitted here, before anything else this read is used) and their context
+    /// (`checkout_context`, migration 018), in one statement: a presented token is resolved by
+    /// the same statement (`Caller`).
     static func context(caller: Caller, key: String, on client: PostgresClient, logger: Logger) async throws -> (Identity, Context) {
         let rows = try await client.run(
             """
-            SELECT \(unescaped: Caller.columns), u.name, ct.store_id, s.token_number, s.currency::text,
-                   extract(epoch FROM now() + s.collection_window)::int8, e.id, e.request_hash, \(unescaped: CalendarQueries.columns)
-            FROM \(caller: caller) c
-            LEFT JOIN users u ON u.id = c.user_id
-            LEFT JOIN carts ct ON ct.customer_id = u.id
-            LEFT JOIN stores s ON s.id = ct.store_id
-            LEFT JOIN store_calendars k ON k.store_id = ct.store_id
-            LEFT JOIN orders e ON e.customer_id = u.id AND e.idempotency_key = \(key)
+            SELECT \(unescaped: Caller.columns), x.*
+            FROM \(caller: caller) c LEFT JOIN LATERAL checkout_context(c.user_id, \(key)) x ON true
             """, logger: logger)
         let row = rows.collect().first?.makeRandomAccess()
         let customer = try caller.admit(row)

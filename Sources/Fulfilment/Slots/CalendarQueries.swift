@@ -6,25 +6,14 @@ import PostgresNIO
 enum CalendarQueries {
     /// The store's calendar, or nil when it has none (its orders take no slot).
     static func calendar(store: StoreID, on connection: some SQLRunner, logger: Logger) async throws -> StoreCalendar? {
-        let rows = try await connection.run(
-            "SELECT \(unescaped: columns) FROM store_calendars k WHERE k.store_id = \(store.rawValue)", logger: logger)
+        let rows = try await connection.run("SELECT k.* FROM store_calendar(\(store.rawValue)) k", logger: logger)
         for try await row in rows { return try calendar(in: row.makeRandomAccess(), from: 0) }
         return nil
     }
 
-    /// A calendar as 11 columns of one row, read from `store_calendars k` (which may
-    /// be a LEFT JOIN): its settings, then its opening ranges and closures as arrays, so another
-    /// query (checkout's) can read it in the same round trip.
-    static let columns = """
-        k.time_zone, k.slot_minutes, k.capacity, k.lead_minutes, k.horizon_days, k.grace_minutes,
-        ARRAY(SELECT h.weekday FROM store_opening_hours h WHERE h.store_id = k.store_id ORDER BY h.weekday, h.opens_minute),
-        ARRAY(SELECT h.opens_minute FROM store_opening_hours h WHERE h.store_id = k.store_id ORDER BY h.weekday, h.opens_minute),
-        ARRAY(SELECT h.closes_minute FROM store_opening_hours h WHERE h.store_id = k.store_id ORDER BY h.weekday, h.opens_minute),
-        ARRAY(SELECT (d.date - DATE '1970-01-01')::int4 FROM store_closures d WHERE d.store_id = k.store_id ORDER BY d.date),
-        ARRAY(SELECT d.reason FROM store_closures d WHERE d.store_id = k.store_id ORDER BY d.date)
-        """
-
-    /// The calendar in ``columns`` starting at column `first`; nil when the store has none.
+    /// The calendar in the 11 columns of `store_calendar` (migration 018: its settings, then its
+    /// opening ranges and closures as arrays) starting at column `first`; nil when the store has
+    /// none. Checkout's context reads the same columns in its one statement.
     static func calendar(in row: PostgresRandomAccessRow, from first: Int) throws -> StoreCalendar? {
         guard let zone = try row[first].decode(String?.self) else { return nil }
         func int(_ offset: Int) throws -> Int { Int(try row[first + offset].decode(Int32.self)) }
