@@ -268,12 +268,12 @@ def cmd_collect(args):
     def worker(i, gate):
         client = Client(args.port, sessions[i])
         while (k := next(next_warm)) < len(warm_tokens):
-            client.request("POST", "/v1/collections", {"token": warm_tokens[k]})
+            client.request("POST", args.path, {"token": warm_tokens[k]})
         mine, mine_bad = [], {}
         gate()
         deadline = time.perf_counter() + args.duration
         while time.perf_counter() < deadline and (k := next(next_token)) < len(measured_tokens):
-            status, payload, seconds = client.request("POST", "/v1/collections", {"token": measured_tokens[k]})
+            status, payload, seconds = client.request("POST", args.path, {"token": measured_tokens[k]})
             if status == 200:
                 mine.append(seconds)
             else:
@@ -295,7 +295,7 @@ def cmd_collect(args):
     }
     json.dump(result, open(args.out, "w"))
     print(f"  {len(latencies)} scans in {elapsed:.1f} s by {clients} clients: {result['rate']:.1f}/s; "
-          f"POST /v1/collections p50 {result['scan']['p50_ms']:.1f} ms p99 {result['scan']['p99_ms']:.1f} ms; "
+          f"POST {args.path} p50 {result['scan']['p50_ms']:.1f} ms p99 {result['scan']['p99_ms']:.1f} ms; "
           f"errors {bad or 'none'}{' (used every token)' if result['ran_out'] else ''}; {cpu_text(result)}")
 
 
@@ -379,8 +379,15 @@ def cmd_report(args):
         ("", "pgbench: the service's collection SQL", codb["tps"], "tps", codb["latency"], codb["completed"],
          codb["failed"], codb),
     ]
+    preview = json.load(open(args.preview)) if args.preview else None
+    if preview:
+        rows.append(("preview", "service: POST /v1/collections/preview", preview["rate"], "/s", preview["scan"],
+                     preview["completed"], sum(preview["errors"].values()), preview))
     print()
     print_rows(rows)
+    if preview:
+        print(f"\nscan preview at {preview['clients']} clients: p50 {preview['scan']['p50_ms']:.1f} ms, "
+              f"p99 {preview['scan']['p99_ms']:.1f} ms (goal p99 < 20 ms)")
     ck_ratio = ck["rate"] / ckdb["tps"]
     co_ratio = co["rate"] / codb["tps"]
     ceiling_ratio = ck["rate"] / ceiling["tps"]
@@ -526,6 +533,7 @@ def main():
     p.add_argument("--postmaster-pid", type=int)
     p.add_argument("--duration", type=float, default=20)
     p.add_argument("--warmup", type=int, default=10, help="unmeasured scans per client first")
+    p.add_argument("--path", default="/v1/collections", help="/v1/collections/preview: look without handing over")
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_collect)
 
@@ -547,6 +555,7 @@ def main():
         p.add_argument("--" + name, required=True)
     p.add_argument("--http-transactions")
     p.add_argument("--serve-log")
+    p.add_argument("--preview", help="the collect command's result for /v1/collections/preview")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("hot-report")

@@ -42,6 +42,16 @@ started=$(date +%s.%N)
 
 # ---- PostgreSQL, keys, the service ------------------------------------------------------------
 conninfo=$("$bin" postgres start --data-dir "$scratch/pg")
+if [ "${BENCH_STATEMENTS:-0}" = 1 ]; then
+    # Per-statement counts and times (pg_stat_statements), for finding where PostgreSQL's CPU goes;
+    # off by default, as it costs a little itself.
+    psql "$conninfo" -X -qtA -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
+    "$bin" postgres stop --data-dir "$scratch/pg" >/dev/null
+    conninfo=$("$bin" postgres start --data-dir "$scratch/pg")
+    psql "$conninfo" -X -qtA -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" \
+        -c "ALTER SYSTEM SET pg_stat_statements.track = 'all'" -c "ALTER SYSTEM SET pg_stat_statements.track_planning = on" \
+        -c "SELECT pg_reload_conf()" >/dev/null
+fi
 "$bin" keys generate --dir "$scratch/keys" >/dev/null
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 url=http://127.0.0.1:$port
