@@ -26,54 +26,95 @@ struct ProductSearch: Sendable {
 
 /// The SQL of the catalogue: search, lookups and the manager's edits.
 enum ProductQueries {
-    /// How alike a search word and a name or brand must be (pg_trgm word similarity, 0...1).
-    /// 0.4 lets "mozarela" (0.55 against "mozzarella") through; the default 0.6 would not.
-    static let wordSimilarityThreshold = "0.4"
+    /// At most this many words of a query are searched for (the rest are ignored): each is one
+    /// part of the statement, and 100 characters rarely hold more.
+    static let maxSearchWords = 8
 
     /// Typo-tolerant search, best first, or (empty text) the catalogue by name.
+    ///
+    /// One statement, planned by PostgreSQL as it sees fit (migration 016 has the tables and
+    /// functions, and why): for each query word, the catalogue words like it (a KNN scan of the
+    /// small `search_vocabulary`); the products having one of them for every query word (`&&`
+    /// on the GIN index of `product_search`, ANDed in one bitmap); ranked by the sum of each
+    /// word's best weight, then id. Only the page's rows are joined to products, stock, aisles
+    /// and images: with a store, ranked rows are checked against its stock in rank order until
+    /// the page is full.
     static func search(_ search: ProductSearch, on database: Database, logger: Logger) async throws -> Page<ProductRecord> {
         if search.text.isEmpty {
             return try await listByName(search, on: database.client, logger: logger)
         }
         let after = try PageCursor.decode(search.cursor, as: PageCursor.Ranked.self)
+        let words = searchWords(search.text)
         let storeFilter = search.storeID != nil
-        // For this transaction only: the threshold the `<%` operators (and their trigram indexes)
-        // use, and no sequential scan. The planner prices `<%` as cheap and, on a large catalogue,
-        // scores every row (measured on 100,000 products: 290 ms) instead of asking the trigram
-        // indexes for candidates (45 ms).
-        let rows: [(ProductRecord, Float)] = try await database.transaction(logger: logger) { connection in
-            try await connection.run(
-                """
-                SELECT set_config('pg_trgm.word_similarity_threshold', \(wordSimilarityThreshold), true),
-                       set_config('enable_seqscan', 'off', true)
-                """, logger: logger)
-            let rows = try await connection.run(
-                """
-                SELECT * FROM (
-                    SELECT \(unescaped: ProductRecord.columns),
-                           (GREATEST(word_similarity(\(search.text), lower(p.name)), word_similarity(\(search.text), lower(p.brand)))
-                            + 0.1 * similarity(\(search.text), lower(p.name)))::real AS score
-                    FROM products p
-                    LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(search.storeID)
-                    \(unescaped: ProductRecord.extraJoins)
-                    WHERE NOT p.discontinued
-                      AND (\(search.text) <% lower(p.name) OR \(search.text) <% lower(p.brand))
-                      AND (\(search.category)::text IS NULL OR p.category = \(search.category))
-                      AND (NOT \(storeFilter) OR s.store_id IS NOT NULL)
-                ) m
-                WHERE \(after == nil) OR m.score < \(after?.score ?? 0) OR (m.score = \(after?.score ?? 0) AND m.p_id > \(after?.id ?? UUID()))
-                ORDER BY m.score DESC, m.p_id
-                LIMIT \(search.limit + 1)
-                """, logger: logger)
-            var result: [(ProductRecord, Float)] = []
-            for try await row in rows {
-                result.append((try ProductRecord(row: row), try row.makeRandomAccess()["score"].decode(Float.self)))
-            }
-            return result
+        // One part per query word; each is a constant naming its word by position in `query.words`
+        // (bound). No words (only punctuation) finds nothing, still in the one statement.
+        let positions = words.indices.map { $0 + 1 }
+        let matches = positions.map { ",\n w\($0) AS MATERIALIZED (SELECT m.* FROM query q, search_word_matches(q.words[\($0)]) m)" }.joined()
+        let found = words.isEmpty ? "false" : positions.map { "ps.words && (SELECT words FROM w\($0))" }.joined(separator: " AND ")
+        let weight = words.isEmpty ? "0" : positions.map {
+            "search_word_weight(ps.words, (SELECT exact FROM w\($0)), (SELECT near FROM w\($0)), (SELECT single FROM w\($0)))"
+        }.joined(separator: " + ")
+        // `text` rides along unused so PostgreSQL refuses text it cannot store (a NUL byte: 422
+        // invalid_text), as for any other field. `OFFSET 0` keeps the ranking a subquery of its
+        // own, so each candidate's score is computed once (not again for the cursor's filter).
+        // Without a store or category filter the ranking stops at the page (top-N sort); with
+        // one, all candidates are sorted and the joins below read them in order until the page
+        // is full.
+        let rows = try await database.client.run(
+            """
+            WITH query AS MATERIALIZED (SELECT \(words)::text[] AS words, \(search.text)::text AS text)\(unescaped: matches)
+            SELECT \(unescaped: ProductRecord.columns), r.score
+            FROM (
+                SELECT x.id, x.score
+                FROM (
+                    SELECT ps.product_id AS id, (\(unescaped: weight) + 0.1::float8 / (1 + cardinality(ps.words)))::real AS score
+                    FROM product_search ps
+                    WHERE \(unescaped: found)
+                    OFFSET 0
+                ) x
+                WHERE \(after == nil) OR x.score < \(after?.score ?? 0) OR (x.score = \(after?.score ?? 0) AND x.id > \(after?.id ?? UUID()))
+                ORDER BY x.score DESC, x.id
+                LIMIT CASE WHEN \(storeFilter) OR \(search.category)::text IS NOT NULL THEN NULL ELSE \(search.limit + 1) END
+            ) r
+            JOIN products p ON p.id = r.id
+            LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(search.storeID)
+            \(unescaped: ProductRecord.extraJoins)
+            WHERE NOT p.discontinued
+              AND (NOT \(storeFilter) OR s.store_id IS NOT NULL)
+              AND (\(search.category)::text IS NULL OR p.category = \(search.category))
+            ORDER BY r.score DESC, r.id
+            LIMIT \(search.limit + 1)
+            """, logger: logger)
+        var result: [(ProductRecord, Float)] = []
+        for try await row in rows {
+            result.append((try ProductRecord(row: row), try row.makeRandomAccess()["score"].decode(Float.self)))
         }
-        let page = Array(rows.prefix(search.limit))
-        let next = rows.count > search.limit ? page.last.map { PageCursor.encode(PageCursor.Ranked(score: $0.1, id: $0.0.id)) } : nil
+        let page = Array(result.prefix(search.limit))
+        let next = result.count > search.limit ? page.last.map { PageCursor.encode(PageCursor.Ranked(score: $0.1, id: $0.0.id)) } : nil
         return Page(items: page.map(\.0), nextCursor: next)
+    }
+
+    /// The words of a search as `search_words` (migration 016) splits names and brands: lower
+    /// case, apostrophes dropped, split on anything not a letter or digit, each word once; at
+    /// most ``maxSearchWords``.
+    static func searchWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var word = String.UnicodeScalarView()
+        func endWord() {
+            let done = String(word)
+            if !done.isEmpty, !words.contains(done) { words.append(done) }
+            word = String.UnicodeScalarView()
+        }
+        for scalar in text.lowercased().unicodeScalars {
+            if scalar == "'" || scalar == "\u{2019}" { continue }
+            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                word.append(scalar)
+            } else {
+                endWord()
+            }
+        }
+        endWord()
+        return Array(words.prefix(maxSearchWords))
     }
 
     /// The catalogue in name order (case-insensitive), paged on (lower(name), id).

@@ -140,7 +140,91 @@ struct CatalogueSearchTests {
     }
 }
 
+@Suite("Catalogue: search at scale keeps its words in step with the catalogue (migration 016)")
+struct CatalogueSearchWordsTests {
+    @Test("two words, one misspelt, find the product having both, first; a prefix finds the word")
+    func twoWords() async throws {
+        try await withApp { app in
+            try await app.addProduct("Peanut Butter 500g", brand: "Grace")
+            try await app.addProduct("Salted Butter 250g", brand: "Anchor")
+            try await app.addProduct("Peanut Punch 330ml", brand: "Nutrament")
+            try await app.addProduct("Corned Beef 340g", brand: "Grace")
+            try await app.addProduct("Spicy Sardines 120g", brand: "Grace")
+            try await app.addProduct("Sardines in Oil 120g", brand: "Grace")
+            #expect(try await app.names("/v1/products?q=peanut%20buter") == ["Peanut Butter 500g"])
+            #expect(try await app.names("/v1/products?q=corned%20beef") == ["Corned Beef 340g"])
+            #expect(try await app.names("/v1/products?q=spicy%20sardines") == ["Spicy Sardines 120g"])
+            #expect(try await app.names("/v1/products?q=grace%20sardines").count == 2)
+            #expect(try await app.names("/v1/products?q=mozz") == [])
+            try await app.addProduct("Mozzarella 200g", brand: "Galbani")
+            #expect(try await app.names("/v1/products?q=mozz") == ["Mozzarella 200g"])
+        }
+    }
+
+    @Test("the word itself ranks above a typo's correction, and the likeliest correction above a far one")
+    func ranking() async throws {
+        try await withApp { app in
+            try await app.addProduct("Mild Cheddar 400g", brand: "Anchor")
+            try await app.addProduct("Fresh Milk 1L", brand: "Dairy Farmers")
+            try await app.addProduct("Cheese Crackers", brand: "Excelsior")
+            let milk = try await app.names("/v1/products?q=milk")
+            #expect(milk.first == "Fresh Milk 1L")
+            let chese = try await app.names("/v1/products?q=chese")
+            #expect(chese.first == "Cheese Crackers", "\(chese)")
+        }
+    }
+
+    @Test("a word with a digit (a size) matches exactly: 500g does not find 400g")
+    func sizes() async throws {
+        try await withApp { app in
+            try await app.addProduct("Basmati Rice 500g", brand: "Lasco")
+            try await app.addProduct("Basmati Rice 400g", brand: "Lasco")
+            #expect(try await app.names("/v1/products?q=rice%20500g") == ["Basmati Rice 500g"])
+            #expect(try await app.names("/v1/products?q=%21%21%21") == [])
+        }
+    }
+
+    @Test("a renamed product is found by its new name, not its old one; discontinued and back again")
+    func renamedAndDiscontinued() async throws {
+        try await withApp { app in
+            let id = try await app.addProduct("Bammy 2 pack", brand: "Island Grill")
+            try await app.addProduct("Festival Mix", brand: "Island Grill")
+            try await sql("UPDATE products SET name = 'Cassava Flatbread 2 pack' WHERE id = $1", [id], on: app.database)
+            #expect(try await app.names("/v1/products?q=bammy") == [])
+            #expect(try await app.names("/v1/products?q=casava") == ["Cassava Flatbread 2 pack"])
+            // No product has "bammy" any more: it left the words searches are matched against.
+            #expect(try await app.vocabulary(["bammy", "cassava", "grill"]) == ["cassava", "grill"])
+            try await app.sqlDiscontinue(id)
+            #expect(try await app.names("/v1/products?q=cassava") == [])
+            #expect(try await app.vocabulary(["cassava", "grill"]) == ["grill"])
+            try await sql("UPDATE products SET discontinued = false WHERE id = $1", [id], on: app.database)
+            #expect(try await app.names("/v1/products?q=cassava") == ["Cassava Flatbread 2 pack"])
+            #expect(try await app.names("/v1/products?q=island%20gril").count == 2)
+        }
+    }
+
+    @Test("the service splits a query as the database splits names and brands")
+    func sameWords() async throws {
+        try await withApp { app in
+            for text in ["Busha Browne's Jerk-Sauce", "café au lait 1.5L", "Dr. Oetker’s  x_y", "  spicy,,sardines  SPICY "] {
+                let rows = try await sql("SELECT array_to_string(search_words($1, ''), ' ')", [text], on: app.database)
+                let database = Set((rows[0][0] ?? "").split(separator: " ").map(String.init))
+                #expect(Set(ProductQueries.searchWords(text)) == database, "\(text)")
+            }
+            #expect(ProductQueries.searchWords("a b c d e f g h i j") == ["a", "b", "c", "d", "e", "f", "g", "h"])
+        }
+    }
+}
+
 extension TestApp {
+    /// Which of `words` searches match against (search_vocabulary), sorted.
+    func vocabulary(_ words: [String]) async throws -> [String] {
+        let rows = try await sql(
+            "SELECT word FROM search_vocabulary WHERE word = ANY (string_to_array($1, ' ')) ORDER BY word", [words.joined(separator: " ")],
+            on: database)
+        return rows.compactMap { $0[0] }
+    }
+
     func sqlDiscontinue(_ id: String) async throws {
         try await sql("UPDATE products SET discontinued = true WHERE id = $1", [id], on: database)
     }
