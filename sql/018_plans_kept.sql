@@ -141,3 +141,27 @@ BEGIN
         WHERE o.id = p_order);
 END
 $$;
+
+-- The webhook dispatcher's claim (WebhookDeliveryQueries.claim): up to p_limit due deliveries of
+-- enabled endpoints, leased for p_lease_seconds (attempts counted), with what sending needs. Every
+-- instance's dispatcher runs it whenever an event is written, so its plan is worth keeping too
+-- (measured: planned at 0.6 ms, run at 0.005 ms, some 130 times a second during checkout-bench).
+CREATE FUNCTION claim_webhook_deliveries(p_limit integer, p_lease_seconds double precision)
+RETURNS TABLE (id uuid, endpoint_id uuid, event_id uuid, attempts integer, url text, secret text, body text)
+LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN QUERY
+    UPDATE webhook_deliveries d
+    SET next_attempt_at = now() + p_lease_seconds * interval '1 second', attempts = d.attempts + 1,
+        last_attempt_at = now()
+    FROM webhook_endpoints w, events e
+    WHERE d.id IN (
+        SELECT due.id FROM webhook_deliveries due JOIN webhook_endpoints dw ON dw.id = due.endpoint_id
+        WHERE due.status = 'pending' AND due.next_attempt_at <= now() AND dw.enabled
+        ORDER BY due.next_attempt_at
+        LIMIT p_limit
+        FOR UPDATE OF due SKIP LOCKED)
+      AND w.id = d.endpoint_id AND e.id = d.event_id
+    RETURNING d.id, d.endpoint_id, d.event_id, d.attempts, w.url, w.secret, event_json(e);
+END
+$$;

@@ -33,23 +33,10 @@ enum WebhookDeliveryQueries {
     /// sent. `SKIP LOCKED` lets instances claim side by side without waiting on each other, and a
     /// claimed row is not due again until its lease runs out, so two instances never send the
     /// same attempt at once; a crash after sending only means it is sent again after the lease,
-    /// with the same `webhook-id`.
+    /// with the same `webhook-id`. The statement is `claim_webhook_deliveries` (migration 018).
     static func claim(limit: Int, lease: Duration, on client: PostgresClient, logger: Logger) async throws -> [ClaimedDelivery] {
         let rows = try await client.run(
-            """
-            UPDATE webhook_deliveries d
-            SET next_attempt_at = now() + \(lease.inSeconds) * interval '1 second', attempts = d.attempts + 1,
-                last_attempt_at = now()
-            FROM webhook_endpoints w, events e
-            WHERE d.id IN (
-                SELECT due.id FROM webhook_deliveries due JOIN webhook_endpoints dw ON dw.id = due.endpoint_id
-                WHERE due.status = 'pending' AND due.next_attempt_at <= now() AND dw.enabled
-                ORDER BY due.next_attempt_at
-                LIMIT \(limit)
-                FOR UPDATE OF due SKIP LOCKED)
-              AND w.id = d.endpoint_id AND e.id = d.event_id
-            RETURNING d.id, d.endpoint_id, d.event_id, d.attempts, w.url, w.secret, event_json(e)
-            """, logger: logger)
+            "SELECT * FROM claim_webhook_deliveries(\(Int32(clamping: limit)), \(lease.inSeconds))", logger: logger)
         var claimed: [ClaimedDelivery] = []
         for try await row in rows.decode((UUID, UUID, UUID, Int32, String, String, String).self) {
             claimed.append(ClaimedDelivery(
