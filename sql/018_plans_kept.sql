@@ -156,8 +156,11 @@ BEGIN
         last_attempt_at = now()
     FROM webhook_endpoints w, events e
     WHERE d.id IN (
-        SELECT due.id FROM webhook_deliveries due JOIN webhook_endpoints dw ON dw.id = due.endpoint_id
-        WHERE due.status = 'pending' AND due.next_attempt_at <= now() AND dw.enabled
+        SELECT due.id FROM webhook_deliveries due
+        JOIN webhook_endpoints dw ON dw.id = due.endpoint_id
+        JOIN events de ON de.id = due.event_id
+        -- Numbered events only (migration 019 numbers them after commit): a body carries its sequence.
+        WHERE due.status = 'pending' AND due.next_attempt_at <= now() AND dw.enabled AND de.sequence IS NOT NULL
         ORDER BY due.next_attempt_at
         LIMIT p_limit
         FOR UPDATE OF due SKIP LOCKED)

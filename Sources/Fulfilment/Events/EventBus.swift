@@ -4,11 +4,17 @@ import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
-/// This instance's ear on the outbox: one connection LISTENing on `fulfilment_events`, the
-/// channel every event's commit notifies (`<store id> <sequence>`), waking the live streams of
-/// that store. The outbox stays the truth: a wake-up only says "read again", so a lost or
-/// merged notification costs a moment, never an event, and an event committed by any instance
-/// reaches streams on every instance.
+/// This instance's ear on the outbox: one connection LISTENing on `fulfilment_events`.
+///
+/// An event is committed unnumbered and notified as `<store id>` (migration 019); the bus then
+/// asks PostgreSQL to number that store's new events (`number_events`, one numberer per store
+/// at a time across every instance), which notifies `<store id> <sequence>`, waking the live
+/// streams of that store and the webhook dispatcher. Numbering after commit is what lets a
+/// store's commits run side by side; streams and deliveries read numbered events only.
+///
+/// The outbox stays the truth: a wake-up only says "read again" (or "number again"), so a lost or
+/// merged notification costs a moment, never an event: on (re)connecting, and every few seconds,
+/// the bus numbers whatever any store has left unnumbered.
 public final class EventBus: Service, Sendable {
     static let channel = "fulfilment_events"
 
@@ -20,6 +26,10 @@ public final class EventBus: Service, Sendable {
         var nextID = 0
         var subscribers: [Int: Subscriber] = [:]
         var closed = false
+        /// Stores with events written and not yet numbered by this instance's request.
+        var toNumber: Set<StoreID> = []
+        /// Number every store's leftovers (on connecting, every few seconds, after a failure).
+        var sweep = true
         /// Live event streams (subscribers of one store).
         var streamCount: Int { subscribers.values.filter { $0.store != nil }.count }
     }
@@ -81,30 +91,23 @@ public final class EventBus: Service, Sendable {
         }
     }
 
+    /// How often the bus numbers whatever is left unnumbered, whoever wrote it.
+    static let sweepInterval: Duration = .seconds(5)
+
     public func run() async throws {
+        let (numbering, numberingWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         await cancelWhenGracefulShutdown {
-            var failures = 0
-            while !Task.isCancelled {
-                do {
-                    try await self.database.client.withConnection { connection in
-                        try await connection.listen(on: Self.channel) { notifications in
-                            failures = 0
-                            // Anything committed while no one listened is read again now.
-                            self.wake(store: nil)
-                            for try await notification in notifications {
-                                // Unreadable: wake every stream rather than miss one.
-                                self.wake(store: notification.payload.split(separator: " ").first.flatMap { StoreID(String($0)) })
-                            }
-                        }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.listen(numberingWake: numberingWake) }
+                group.addTask { await self.number(on: numbering) }
+                group.addTask {
+                    while (try? await Task.sleep(for: Self.sweepInterval)) != nil {
+                        self.state.withLock { $0.sweep = true }
+                        numberingWake.yield()
                     }
-                } catch {
-                    guard !Task.isCancelled else { break }
-                    failures += 1
-                    self.logger.warning(
-                        "event listener lost its connection; listening again shortly",
-                        metadata: ["error": "\(String(reflecting: error).prefix(200))"])
                 }
-                try? await Task.sleep(for: .milliseconds(min(200 * (1 << min(failures, 5)), 5000)))
+                await group.next()
+                group.cancelAll()
             }
         }
         // Shutting down: every stream ends, so no open response holds the server up.
@@ -114,5 +117,60 @@ public final class EventBus: Service, Sendable {
             return Array(state.subscribers.values)
         }
         for subscriber in subscribers { subscriber.wake.finish() }
+    }
+
+    private func listen(numberingWake: AsyncStream<Void>.Continuation) async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await self.database.client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        failures = 0
+                        // Anything committed while no one listened is numbered and read again now.
+                        self.state.withLock { $0.sweep = true }
+                        numberingWake.yield()
+                        self.wake(store: nil)
+                        for try await notification in notifications {
+                            let parts = notification.payload.split(separator: " ")
+                            let store = parts.first.flatMap { StoreID(String($0)) }
+                            if parts.count == 1, let store {
+                                // Written, not yet numbered.
+                                self.state.withLock { _ = $0.toNumber.insert(store) }
+                                numberingWake.yield()
+                            } else {
+                                // Numbered. Unreadable: wake every stream rather than miss one.
+                                self.wake(store: store)
+                            }
+                        }
+                    }
+                }
+            } catch {
+                guard !Task.isCancelled else { break }
+                failures += 1
+                self.logger.warning(
+                    "event listener lost its connection; listening again shortly",
+                    metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+            }
+            try? await Task.sleep(for: .milliseconds(min(200 * (1 << min(failures, 5)), 5000)))
+        }
+    }
+
+    /// Numbers the stores asked for, one statement a round; a store asked for again meanwhile is
+    /// numbered again in the next round, so nothing written while a round ran is left behind.
+    private func number(on wakes: AsyncStream<Void>) async {
+        for await _ in wakes {
+            let (stores, sweep) = state.withLock { state in
+                defer { (state.toNumber, state.sweep) = ([], false) }
+                return (Array(state.toNumber.map(\.rawValue)), state.sweep)
+            }
+            do {
+                try await EventQueries.number(stores: stores, andLeftovers: sweep, on: database.client, logger: logger)
+            } catch {
+                guard !Task.isCancelled else { break }
+                state.withLock { $0.sweep = true }
+                logger.warning(
+                    "numbering events failed; trying again shortly", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+            }
+        }
     }
 }

@@ -57,4 +57,18 @@ enum EventQueries {
         for try await last in rows.decode(Int64.self) { return last }
         return 0
     }
+
+    /// Numbers the committed, unnumbered events of `stores` (and, with `andLeftovers`, of every
+    /// store that has any) with `number_events` (migration 019), in one statement.
+    static func number(stores: [UUID], andLeftovers: Bool, on client: PostgresClient, logger: Logger) async throws {
+        guard !stores.isEmpty || andLeftovers else { return }
+        try await client.run(
+            """
+            SELECT number_events(s.id) FROM (
+                SELECT unnest(\(stores)::uuid[]) AS id
+                UNION
+                SELECT DISTINCT e.store_id FROM events e WHERE \(andLeftovers) AND e.sequence IS NULL
+            ) s
+            """, logger: logger)
+    }
 }

@@ -14,9 +14,11 @@ struct OutboxTests {
         var data: JSONValue
     }
 
-    /// A store's events, in sequence order, as the outbox holds them.
+    /// A store's events, in sequence order, as the outbox holds them, once the app has numbered
+    /// them (just after they commit, migration 019).
     static func events(_ app: TestApp, store: String) async throws -> [StoredEvent] {
-        try await sql("SELECT sequence, type, data::text FROM events WHERE store_id = $1 ORDER BY sequence", [store], on: app.database)
+        try await waitUntilNumbered(app, store: store)
+        return try await sql("SELECT sequence, type, data::text FROM events WHERE store_id = $1 ORDER BY sequence", [store], on: app.database)
             .map { row in
                 StoredEvent(
                     sequence: Int(row[0]!)!, type: row[1]!,
