@@ -49,6 +49,14 @@ BEGIN
 END
 $$;
 
+-- The store a customer's cart is at: the cart's own, or else the store they chose for browsing
+-- (NULL: neither). One rule for reading the cart and for adding to it.
+CREATE FUNCTION cart_store(p_customer uuid) RETURNS uuid LANGUAGE sql STABLE AS $$
+    SELECT coalesce(
+        (SELECT c.store_id FROM carts c WHERE c.customer_id = p_customer),
+        (SELECT cs.store_id FROM customer_stores cs WHERE cs.user_id = p_customer))
+$$;
+
 -- A customer's cart (CartQueries.cart): the cart's store, or else the store they chose for
 -- browsing; then one row per line priced and checked against that store's stock now, or one row
 -- of NULL lines for an empty cart.
@@ -59,10 +67,7 @@ LANGUAGE plpgsql STABLE AS $$
 BEGIN
     RETURN QUERY
     WITH store AS (
-        SELECT s.id, s.currency::text AS currency FROM stores s
-        WHERE s.id = coalesce(
-            (SELECT c.store_id FROM carts c WHERE c.customer_id = p_customer),
-            (SELECT cs.store_id FROM customer_stores cs WHERE cs.user_id = p_customer))
+        SELECT s.id, s.currency::text AS currency FROM stores s WHERE s.id = cart_store(p_customer)
     )
     SELECT store.id, store.currency, l.product_id, l.name, l.price_amount, l.quantity, l.available, l.discontinued
     FROM (SELECT 1) AS one
@@ -103,9 +108,7 @@ BEGIN
         RETURN QUERY SELECT v_discontinued, false;
         RETURN;
     END IF;
-    v_store := coalesce(
-        (SELECT c.store_id FROM carts c WHERE c.customer_id = p_customer),
-        (SELECT cs.store_id FROM customer_stores cs WHERE cs.user_id = p_customer));
+    v_store := cart_store(p_customer);
     IF v_store IS NULL THEN
         RETURN QUERY SELECT false, false;
         RETURN;
