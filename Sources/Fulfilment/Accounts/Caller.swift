@@ -118,15 +118,7 @@ extension PostgresQuery.StringInterpolation {
     mutating func appendInterpolation(caller: Caller) throws {
         switch caller {
         case .presented(let session):
-            appendInterpolation(unescaped: "session_caller(")
-            try appendInterpolation(Data(session.tokenHash))
-            appendInterpolation(unescaped: ", ")
-            appendInterpolation(Int32(clamping: session.lifetime.idleSeconds))
-            appendInterpolation(unescaped: ", ")
-            appendInterpolation(Int32(clamping: session.lifetime.maximumSeconds))
-            appendInterpolation(unescaped: ", ")
-            appendInterpolation(Int32(clamping: session.lifetime.touchSeconds))
-            appendInterpolation(unescaped: ")")
+            try appendInterpolation(sessionCaller: session.tokenHash, lifetime: session.lifetime)
         case .resolved(let identity):
             appendInterpolation(unescaped: "(SELECT ")
             appendInterpolation(identity.userID.rawValue)
@@ -138,5 +130,19 @@ extension PostgresQuery.StringInterpolation {
             appendInterpolation(identity.sessionID.rawValue)
             appendInterpolation(unescaped: "::uuid AS session_id, false AS expired)")
         }
+    }
+
+    /// `session_caller(...)` (migration 017) for a token's hash: a FROM item with the caller's
+    /// columns, one row when the token names a live or expired session, none otherwise.
+    mutating func appendInterpolation(sessionCaller tokenHash: [UInt8], lifetime: SessionLifetime) throws {
+        appendInterpolation(unescaped: "session_caller(")
+        try appendInterpolation(Data(tokenHash))
+        appendInterpolation(unescaped: ", ")
+        appendInterpolation(Int32(clamping: lifetime.idleSeconds))
+        appendInterpolation(unescaped: ", ")
+        appendInterpolation(Int32(clamping: lifetime.maximumSeconds))
+        appendInterpolation(unescaped: ", ")
+        appendInterpolation(Int32(clamping: lifetime.touchSeconds))
+        appendInterpolation(unescaped: ")")
     }
 }

@@ -40,8 +40,8 @@ enum SessionQueries {
     /// enforced with the database's clock, the use recorded at most every `touchSeconds`. The
     /// hottest routes include the same function in their own first statement instead (`Caller`).
     static func lookUp(tokenHash: [UInt8], lifetime: SessionLifetime, on client: PostgresClient, logger: Logger) async throws -> SessionLookup {
-        let session = PresentedSession(tokenHash: tokenHash, lifetime: lifetime, operationID: "", storeInPath: nil)
-        let rows = try await client.run("SELECT \(unescaped: Caller.columns) FROM \(caller: .presented(session)) c", logger: logger)
+        let rows = try await client.run(
+            "SELECT \(unescaped: Caller.columns) FROM \(sessionCaller: tokenHash, lifetime: lifetime) c", logger: logger)
         return try rows.collect().first.map { try SessionLookup($0.makeRandomAccess()) } ?? .unknown
     }
 
