@@ -253,6 +253,36 @@ def cmd_checkout(args):
           f"PUT cart item p50 {result['put']['p50_ms']:.1f} ms; errors {bad or 'none'}; {cpu_text(result)}")
 
 
+# ---- the service's floor ----------------------------------------------------------------------
+
+def cmd_floor(args):
+    """GET /healthz by every customer session at once (their bearer tokens sent, as the shops' apps
+    do): the whole middleware stack and the OpenAPI layer, no database. The least CPU a request
+    costs this service, beside which its CPU per checkout request is read."""
+    sessions = json.load(open(args.sessions))["customers"]
+    clients = len(sessions)
+    counts = [0] * clients
+
+    def worker(i, gate):
+        client = Client(args.port, sessions[i])
+        for _ in range(args.warmup):
+            client.request("GET", "/healthz")
+        gate()
+        deadline = time.perf_counter() + args.duration
+        while time.perf_counter() < deadline:
+            status, payload, _ = client.request("GET", "/healthz")
+            if status != 200:
+                sys.exit(f"GET /healthz: HTTP {status} {payload[:200]!r}")
+            counts[i] += 1
+
+    elapsed, cpu_before, cpu_after = measured_run(args, clients, worker)
+    done = sum(counts)
+    result = {"clients": clients, "seconds": elapsed, "completed": done, "rate": done / elapsed,
+              "cpu_ms": cpu_delta(cpu_before, cpu_after, done)}
+    json.dump(result, open(args.out, "w"))
+    print(f"  {done} requests in {elapsed:.1f} s by {clients} clients: {result['rate']:.0f}/s; {cpu_text(result)}")
+
+
 # ---- collection scans -----------------------------------------------------------------------
 
 def cmd_collect(args):
@@ -413,6 +443,15 @@ def cmd_report(args):
         print(f"checkout against the ceiling: throughput {ceiling_ratio:.2f}x; PostgreSQL CPU per checkout "
               f"{pg(ck):.2f} ms over HTTP, {pg(ckdb):.2f} ms as the service's SQL by pgbench, "
               f"{pg(ceiling):.2f} ms for the ceiling: {pg(ck) / pg(ceiling):.2f}x (the cart refill included in all three)")
+    service = ck.get("cpu_ms", {}).get("service")
+    floor = json.load(open(args.floor)) if args.floor else None
+    if service:
+        line = (f"service CPU per checkout request: {service:.2f} ms per PUT + POST loop, {service / 2:.2f} ms a request "
+                f"(goal 0.5 ms)")
+        if floor and floor.get("cpu_ms", {}).get("service"):
+            line += (f"; its floor, GET /healthz (no database) at {floor['clients']} clients, "
+                     f"{floor['cpu_ms']['service']:.2f} ms a request ({floor['rate']:.0f}/s)")
+        print(line)
     loops = ck.get("loops", 0)
     if args.http_transactions and loops:
         print(f"PostgreSQL transactions per HTTP checkout loop (PUT cart item + POST /v1/checkout, session "
@@ -541,6 +580,16 @@ def main():
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_checkout)
 
+    p = sub.add_parser("floor")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--sessions", required=True)
+    p.add_argument("--duration", type=float, default=5)
+    p.add_argument("--warmup", type=int, default=20)
+    p.add_argument("--server-pid", type=int)
+    p.add_argument("--postmaster-pid", type=int)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_floor)
+
     p = sub.add_parser("collect")
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--sessions", required=True)
@@ -575,6 +624,7 @@ def main():
     p.add_argument("--preview", help="the collect command's result for /v1/collections/preview")
     p.add_argument("--preview-paced", help="the same at a fixed rate (--rate)")
     p.add_argument("--preview-rate")
+    p.add_argument("--floor", help="the floor command's result (GET /healthz)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("hot-report")

@@ -27,9 +27,9 @@ extension API {
         guard body.quantity.rounded() == body.quantity, (0...Double(CartQueries.maximumQuantity)).contains(body.quantity) else {
             throw OrderError.invalidQuantity
         }
-        let customer = try await CartQueries.setQuantity(
+        let (_, cart) = try await CartQueries.setQuantity(
             caller: caller, product: product, quantity: Int(body.quantity), on: database, logger: logger)
-        return .ok(.init(body: .json(try await cartPayload(customer.userID))))
+        return .ok(.init(body: .json(Self.cartPayload(cart))))
     }
 
     func removeCartItem(_ input: Operations.RemoveCartItem.Input) async throws -> Operations.RemoveCartItem.Output {
@@ -40,8 +40,11 @@ extension API {
     }
 
     private func cartPayload(_ customer: UserID) async throws -> Components.Schemas.Cart {
-        let cart = try await CartQueries.cart(customer: customer, on: database.client, logger: logger)
-        return Components.Schemas.Cart(
+        Self.cartPayload(try await CartQueries.cart(customer: customer, on: database.client, logger: logger))
+    }
+
+    private static func cartPayload(_ cart: Cart) -> Components.Schemas.Cart {
+        Components.Schemas.Cart(
             storeId: cart.storeID?.description,
             items: cart.lines.map { line in
                 Components.Schemas.CartLine(

@@ -36,6 +36,10 @@ struct ContractRoutes: Sendable {
     }
 
     let routes: [Route]
+    /// The routes by how many segments their path has: a request is compared with those alone.
+    private let bySegmentCount: [Int: [Route]]
+    /// The suffixes routes end in (`.html`), for telling `/v1/pick-lists/{id}` from `{id}.html`.
+    private let suffixes: [String]
 
     init(yaml: String) {
         var routes: [Route] = []
@@ -60,13 +64,15 @@ struct ContractRoutes: Sendable {
             }
         }
         self.routes = routes
+        self.bySegmentCount = Dictionary(grouping: routes, by: \.segments.count)
+        self.suffixes = routes.compactMap(\.suffix)
     }
 
     /// The methods the contract has for `path` (HEAD wherever GET is), or nil for a path it does not have.
     func methods(for path: String) -> Set<String>? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var found: Set<String>?
-        for route in routes where route.segments.count == parts.count {
+        for route in bySegmentCount[parts.count] ?? [] {
             var matches = true
             for (segment, part) in zip(route.segments, parts) {
                 if let literal = segment {
@@ -78,7 +84,7 @@ struct ContractRoutes: Sendable {
             if matches, let suffix = route.suffix, !(parts.last?.hasSuffix(suffix) ?? false) { matches = false }
             if matches, route.suffix == nil, let last = parts.last, route.segments.last == nil, last.contains(".") {
                 // `/v1/pick-lists/{id}` must not claim `/v1/pick-lists/abc.html`.
-                if routes.contains(where: { $0.suffix != nil && last.hasSuffix($0.suffix!) }) { matches = false }
+                if suffixes.contains(where: { last.hasSuffix($0) }) { matches = false }
             }
             if matches { found = (found ?? []).union(route.methods) }
         }

@@ -22,6 +22,26 @@ public struct Cart: Sendable, Equatable {
     public var total: Int64 { Money.sum(lines.map(\.lineTotal)) ?? .max }
 }
 
+extension Cart {
+    /// The cart from `cart_view`'s rows (its columns from `column` on): the store and currency
+    /// on every row, then one line a row, or one row of NULL lines for an empty cart.
+    init(viewRows rows: [PostgresRandomAccessRow], from column: Int) throws {
+        var store: (UUID, String)?
+        var lines: [Line] = []
+        for row in rows {
+            if let id = try row[column].decode(UUID?.self), let currency = try row[column + 1].decode(String?.self) {
+                store = (id, currency)
+            }
+            guard let product = try row[column + 2].decode(UUID?.self) else { continue }
+            lines.append(Line(
+                productID: ProductID(product), name: try row[column + 3].decode(String.self),
+                unitPrice: try row[column + 4].decode(Int64.self), quantity: Int(try row[column + 5].decode(Int32.self)),
+                available: Int(try row[column + 6].decode(Int32.self)), discontinued: try row[column + 7].decode(Bool.self)))
+        }
+        self.init(storeID: store.map { StoreID($0.0) }, currency: store?.1 ?? "JMD", lines: lines)
+    }
+}
+
 /// The SQL of carts and cart items. A cart belongs to a customer and names one store; its
 /// lines are kept when the store changes.
 enum CartQueries {
@@ -31,18 +51,7 @@ enum CartQueries {
         // The cart's store, or else the store the customer chose for browsing; then one row per
         // line (or one row of NULL lines for an empty cart): `cart_view`, migration 018.
         let rows = try await connection.run("SELECT v.* FROM cart_view(\(customer.rawValue)) v", logger: logger)
-        var store: (UUID, String)?
-        var lines: [Cart.Line] = []
-        for try await row in rows.decode((UUID?, String?, UUID?, String?, Int64?, Int32?, Int32?, Bool?).self) {
-            if let id = row.0, let currency = row.1 { store = (id, currency) }
-            guard let product = row.2, let name = row.3, let price = row.4, let quantity = row.5, let available = row.6,
-                let discontinued = row.7
-            else { continue }
-            lines.append(Cart.Line(
-                productID: ProductID(product), name: name, unitPrice: price, quantity: Int(quantity), available: Int(available),
-                discontinued: discontinued))
-        }
-        return Cart(storeID: store.map { StoreID($0.0) }, currency: store?.1 ?? "JMD", lines: lines)
+        return try Cart(viewRows: rows.collect().map { $0.makeRandomAccess() }, from: 0)
     }
 
     /// Points the cart at `store` (creating the cart); its lines stay.
@@ -58,34 +67,34 @@ enum CartQueries {
         }
     }
 
-    /// Sets a line's quantity (0 removes it) for the caller, and admits them: one statement,
-    /// which also resolves a presented token and writes only for a caller who will be admitted.
-    /// The cart is created at the customer's chosen store when it does not exist yet.
-    @discardableResult
+    /// Sets a line's quantity (0 removes it) for the caller, admits them, and reads the cart as it
+    /// then stands: one statement, which also resolves a presented token and writes only for a
+    /// caller who will be admitted. The cart is created at the customer's chosen store when it
+    /// does not exist yet.
     static func setQuantity(
         caller: Caller, product: ProductID, quantity: Int, on database: Database, logger: Logger
-    ) async throws -> Identity {
+    ) async throws -> (Identity, Cart) {
         guard (0...maximumQuantity).contains(quantity) else { throw OrderError.invalidQuantity }
         // `set_cart_line` (migration 018) makes or touches the cart row at the chosen store and
         // writes the line, only for a product that exists and is on sale, and only for a caller
-        // this statement will admit; the answer says which held.
+        // this statement will admit; the answer says which held. `set_cart_line_viewed`
+        // (migration 020) adds the cart, one line a row, read after the write.
         let rows = try await database.retryingConflicts(logger: logger) {
             try await database.client.run(
                 """
                 SELECT \(unescaped: Caller.columns), x.*
                 FROM \(caller: caller) c
-                LEFT JOIN LATERAL set_cart_line(\(admittedUser: caller), \(product.rawValue), \(Int32(quantity))) x ON true
+                LEFT JOIN LATERAL set_cart_line_viewed(\(admittedUser: caller), \(product.rawValue), \(Int32(quantity))) x ON true
                 """, logger: logger)
-        }
-        let row = rows.collect().first?.makeRandomAccess()
-        let customer = try caller.admit(row)
-        guard let row else { throw APIError.internal }
+        }.collect().map { $0.makeRandomAccess() }
+        let customer = try caller.admit(rows.first)
+        guard let row = rows.first else { throw APIError.internal }
         let first = Caller.columnCount
         // A removal answers "written" whatever was there: a product not in the cart is not an error.
         guard let discontinued = try row[first].decode(Bool?.self) else { throw OrderError.productNotFound }
         guard !discontinued else { throw OrderError.productDiscontinued(product) }
         guard try row[first + 1].decode(Bool.self) else { throw OrderError.noStoreChosen }
-        return customer
+        return (customer, try Cart(viewRows: rows, from: first + 2))
     }
 
     /// Removes a line; a product not in the cart is not an error, an unknown product is 404.
