@@ -12,6 +12,29 @@ struct OutageTests {
         try await withEmbeddedCluster(durability: .unsafeFast) { embedded in try await outage(embedded) }
     }
 
+    @Test("the pool is opened whole and kept; connections the server ends are replaced, and requests go on, never a 500")
+    func endedConnectionsReplaced() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let others = "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+            func open() async throws -> Int { Int(try await sql("SELECT count(*) \(others)", on: app.database)[0][0] ?? "0") ?? 0 }
+            // Every request connection is open before any request needs it (issue 15: no idle timers).
+            for _ in 0..<100 where try await open() < Database.defaultPoolSize { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(try await open() >= Database.defaultPoolSize)
+
+            _ = try await sql("SELECT pg_terminate_backend(pid) \(others)", on: app.database)
+            var statuses: [UInt] = []
+            for _ in 0..<20 {
+                statuses.append(UInt(try await app.request(.get, "/v1/stores/\(store)").status.code))
+                if statuses.last != 200 { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(Set(statuses).isSubset(of: [200, 503]), "\(statuses)")
+            #expect(statuses.suffix(5) == [200, 200, 200, 200, 200], "\(statuses)")
+            for _ in 0..<100 where try await open() < Database.defaultPoolSize { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(try await open() >= Database.defaultPoolSize, "the pool was not made whole again")
+        }
+    }
+
     func outage(_ embedded: EmbeddedPostgres) async throws {
         try await withApp(database: embedded.connectionInfo) { app in
             let store = try await app.createStore()

@@ -15,7 +15,14 @@ public struct Database: Sendable {
         ProcessInfo.processInfo.environment["FULFILMENT_DB_POOL"].flatMap { Int($0) }.map { min(max($0, 2), 500) } ?? 40
     }
 
-    public init(connection: ConnectionInfo, logger: Logger, poolSize: Int = Database.defaultPoolSize) throws {
+    /// Seconds between keep-alive pings of an idle connection: `FULFILMENT_DB_KEEPALIVE`, default none.
+    static var keepAliveSeconds: Int? {
+        ProcessInfo.processInfo.environment["FULFILMENT_DB_KEEPALIVE"].flatMap { Int($0) }.map { min(max($0, 1), 3600) }
+    }
+
+    /// `keptOpen`: the service's pool, opened whole at start and never shrunk; a command's opens
+    /// connections as it needs them.
+    public init(connection: ConnectionInfo, logger: Logger, poolSize: Int = Database.defaultPoolSize, keptOpen: Bool = false) throws {
         self.connection = connection
         var configuration = try Self.configuration(for: connection)
         // One more than asked: the event listener (`EventBus`) holds one connection for as long
@@ -26,6 +33,15 @@ public struct Database: Sendable {
         // PostgreSQL notice within a second even mid-statement, stop it and release its locks,
         // instead of finishing work nobody waits for (PostgreSQL 14 and later).
         configuration.options.additionalStartupParameters = [("client_connection_check_interval", "1000")]
+        // PostgresNIO starts a timer task after every statement for a connection it may close when
+        // idle, and another for its keep-alive ping: timers set and cancelled per statement, 10-20 %
+        // of the service's CPU per checkout (issue 15). The service's pool is fixed
+        // instead: every request connection opened at start and kept (no idle timer), and no
+        // ping unless `FULFILMENT_DB_KEEPALIVE` asks for one (seconds; for a NAT or firewall that
+        // drops quiet connections). A connection that died while idle fails its next statement
+        // with `503 database_unavailable` and is replaced; `DatabaseProbe` watches the server.
+        configuration.options.keepAliveBehavior = Self.keepAliveSeconds.map { .init(frequency: .seconds($0)) }
+        if keptOpen { configuration.options.minimumConnections = poolSize }
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 

@@ -46,7 +46,7 @@ struct CatalogueLookupTests {
             let stores = try await app.request(.get, "/v1/stores")
             #expect(stores.status == .ok)
             #expect(stores.json["items"].array.contains { $0["code"].string == "QC-TEST" })
-            #expect(stores.text.contains(#""nextCursor" : null"#))
+            #expect(stores.text.contains(#""nextCursor":null"#), "nextCursor is written, as null")
             let one = try await app.request(.get, "/v1/stores/\(store.id)")
             #expect(one.json["currency"].string == "JMD")
             let aisles = try await app.request(.get, "/v1/stores/\(store.id)/aisles")

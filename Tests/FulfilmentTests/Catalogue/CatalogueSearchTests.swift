@@ -96,7 +96,7 @@ struct CatalogueSearchTests {
             }
             let last = try await app.request(.get, "/v1/products?q=bleach")
             #expect(last.json["nextCursor"] == .null)
-            #expect(last.text.contains(#""nextCursor" : null"#))
+            #expect(last.text.contains(#""nextCursor":null"#), "nextCursor is written, as null")
         }
     }
 
