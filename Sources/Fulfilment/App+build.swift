@@ -12,7 +12,7 @@ import QRReceipt
 /// applied before the server starts accepting requests.
 public func buildApplication(_ configuration: AppConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let migrations = try Migration.load(from: configuration.migrationsDirectory)
-    let database = try Database(connection: configuration.database, logger: logger, keptOpen: true)
+    let database = try Database(connection: configuration.database, logger: logger)
     let accounts = Accounts(
         database: database, hasher: PasswordHasher(cost: configuration.bcryptCost, queue: BcryptQueue(limits: configuration.bcryptQueue)),
         throttle: configuration.loginThrottle, sessionLifetime: configuration.sessionLifetime)

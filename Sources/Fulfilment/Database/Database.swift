@@ -20,9 +20,7 @@ public struct Database: Sendable {
         ProcessInfo.processInfo.environment["FULFILMENT_DB_KEEPALIVE"].flatMap { Int($0) }.map { min(max($0, 1), 3600) }
     }
 
-    /// `keptOpen`: the service's pool, opened whole at start and never shrunk; a command's opens
-    /// connections as it needs them.
-    public init(connection: ConnectionInfo, logger: Logger, poolSize: Int = Database.defaultPoolSize, keptOpen: Bool = false) throws {
+    public init(connection: ConnectionInfo, logger: Logger, poolSize: Int = Database.defaultPoolSize) throws {
         self.connection = connection
         var configuration = try Self.configuration(for: connection)
         // One more than asked: the event listener (`EventBus`) holds one connection for as long
@@ -33,15 +31,16 @@ public struct Database: Sendable {
         // PostgreSQL notice within a second even mid-statement, stop it and release its locks,
         // instead of finishing work nobody waits for (PostgreSQL 14 and later).
         configuration.options.additionalStartupParameters = [("client_connection_check_interval", "1000")]
-        // PostgresNIO starts a timer task after every statement for a connection it may close when
-        // idle, and another for its keep-alive ping: timers set and cancelled per statement, 10-20 %
-        // of the service's CPU per checkout (issue 15). The service's pool is fixed
-        // instead: every request connection opened at start and kept (no idle timer), and no
-        // ping unless `FULFILMENT_DB_KEEPALIVE` asks for one (seconds; for a NAT or firewall that
-        // drops quiet connections). A connection that died while idle fails its next statement
-        // with `503 database_unavailable` and is replaced; `DatabaseProbe` watches the server.
+        // PostgresNIO starts a timer task after every statement for its keep-alive ping of an idle
+        // connection, set and cancelled per statement (issue 15). So no ping unless
+        // `FULFILMENT_DB_KEEPALIVE` asks for one (seconds; for a NAT or firewall that drops quiet
+        // connections): a connection that died while idle fails its next statement with `503
+        // database_unavailable` and is replaced, and `DatabaseProbe` watches the server itself.
+        // (Its other timer, for closing an idle connection, goes only with a fixed pool,
+        // `minimumConnections`, which PostgresNIO 1.33 traps on, a failed precondition, when a
+        // lease comes before its `run()` has opened them, as it can at start, the services
+        // starting side by side: seen in the tests.)
         configuration.options.keepAliveBehavior = Self.keepAliveSeconds.map { .init(frequency: .seconds($0)) }
-        if keptOpen { configuration.options.minimumConnections = poolSize }
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
