@@ -27,7 +27,7 @@ extension API {
         guard body.quantity.rounded() == body.quantity, (0...Double(CartQueries.maximumQuantity)).contains(body.quantity) else {
             throw OrderError.invalidQuantity
         }
-        let (_, cart) = try await CartQueries.setQuantity(
+        let cart = try await CartQueries.setQuantity(
             caller: caller, product: product, quantity: Int(body.quantity), on: database, logger: logger)
         return .ok(.init(body: .json(Self.cartPayload(cart))))
     }

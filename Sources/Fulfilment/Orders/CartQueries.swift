@@ -71,9 +71,10 @@ enum CartQueries {
     /// then stands: one statement, which also resolves a presented token and writes only for a
     /// caller who will be admitted. The cart is created at the customer's chosen store when it
     /// does not exist yet.
+    @discardableResult
     static func setQuantity(
         caller: Caller, product: ProductID, quantity: Int, on database: Database, logger: Logger
-    ) async throws -> (Identity, Cart) {
+    ) async throws -> Cart {
         guard (0...maximumQuantity).contains(quantity) else { throw OrderError.invalidQuantity }
         // `set_cart_line` (migration 018) makes or touches the cart row at the chosen store and
         // writes the line, only for a product that exists and is on sale, and only for a caller
@@ -87,14 +88,14 @@ enum CartQueries {
                 LEFT JOIN LATERAL set_cart_line_viewed(\(admittedUser: caller), \(product.rawValue), \(Int32(quantity))) x ON true
                 """, logger: logger)
         }.collect().map { $0.makeRandomAccess() }
-        let customer = try caller.admit(rows.first)
+        _ = try caller.admit(rows.first)
         guard let row = rows.first else { throw APIError.internal }
         let first = Caller.columnCount
         // A removal answers "written" whatever was there: a product not in the cart is not an error.
         guard let discontinued = try row[first].decode(Bool?.self) else { throw OrderError.productNotFound }
         guard !discontinued else { throw OrderError.productDiscontinued(product) }
         guard try row[first + 1].decode(Bool.self) else { throw OrderError.noStoreChosen }
-        return (customer, try Cart(viewRows: rows, from: first + 2))
+        return try Cart(viewRows: rows, from: first + 2)
     }
 
     /// Removes a line; a product not in the cart is not an error, an unknown product is 404.

@@ -32,7 +32,7 @@ public enum DemoOrders {
         for (index, basket) in baskets.enumerated() {
             for (name, quantity) in basket {
                 guard let product = try await productID(named: name, on: database.client, logger: logger) else { continue }
-                _ = try await CartQueries.setQuantity(caller: caller, product: product, quantity: quantity, on: database, logger: logger)
+                try await CartQueries.setQuantity(caller: caller, product: product, quantity: quantity, on: database, logger: logger)
             }
             let slot = slots.isEmpty ? nil : slots[min(max(index - 1, 0), slots.count - 1)]
             let result = try await checkout.run(
