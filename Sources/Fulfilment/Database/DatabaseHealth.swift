@@ -24,10 +24,11 @@ final class DatabaseHealth: Sendable {
     /// Records what a probe saw; true when that is a change. Going down wakes every waiter.
     func record(reachable now: Bool) -> Bool {
         let (changed, woken) = state.withLock { state in
-            defer { state.reachable = now }
-            guard !now else { return (state.reachable != now, [CheckedContinuation<Void, Never>]()) }
+            let changed = state.reachable != now
+            state.reachable = now
+            guard !now else { return (changed, [CheckedContinuation<Void, Never>]()) }
             defer { state.waiters.removeAll() }
-            return (state.reachable != now, Array(state.waiters.values))
+            return (changed, Array(state.waiters.values))
         }
         for waiter in woken { waiter.resume() }
         return changed
