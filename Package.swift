@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "fulfilment", targets: ["FulfilmentCLI"]),
         .executable(name: "qr-bench", targets: ["QRBench"]),
         .executable(name: "pick-bench", targets: ["PickBench"]),
+        .executable(name: "stack-floor-bench", targets: ["StackFloorBench"]),
         .library(name: "QRReceipt", targets: ["QRReceipt"]),
         .library(name: "PickList", targets: ["PickList"]),
         .library(name: "Fulfilment", targets: ["Fulfilment"]),
@@ -76,6 +77,12 @@ let package = Package(
         ),
         .executableTarget(name: "QRBench", dependencies: ["QRReceipt"]),
         .executableTarget(name: "PickBench", dependencies: ["PickList"]),
+        .executableTarget(
+            name: "StackFloorBench",
+            dependencies: [
+                "Fulfilment", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
 
         // Helpers the test targets share (running a program to completion).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

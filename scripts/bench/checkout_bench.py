@@ -218,8 +218,15 @@ def cmd_checkout(args):
             if failed is None:
                 mine_tokens.append(value)
         gate()
-        deadline = time.perf_counter() + args.duration
+        started = time.perf_counter()
+        deadline = started + args.duration
+        # --rate: each client loops on a fixed schedule (the clients staggered), as in cmd_collect.
+        interval = clients / args.rate if args.rate else 0
+        due = started + i * interval / clients
         while time.perf_counter() < deadline and next(issued) < args.max:
+            if interval:
+                time.sleep(max(0.0, due - time.perf_counter()))
+                due += interval
             failed, status, value, put_s, post_s = one(client, rng)
             mine_put.append(put_s)
             if failed is None:
@@ -452,6 +459,18 @@ def cmd_report(args):
             line += (f"; its floor, GET /healthz (no database) at {floor['clients']} clients, "
                      f"{floor['cpu_ms']['service']:.2f} ms a request ({floor['rate']:.0f}/s)")
         print(line)
+        # stack-floor-bench: the same loop on Hummingbird + PostgresNIO alone (trivial SQL, no middleware,
+        # no OpenAPI layer); the least the service could cost on this stack at the same rate.
+        stack = {name: json.load(open(path)) for name, path in (("paced", args.stack_paced), ("free", args.stack_free)) if path}
+        if stack.get("paced", {}).get("cpu_ms", {}).get("service"):
+            paced = stack["paced"]
+            line = (f"the bare stack's CPU per request (stack-floor-bench: Hummingbird + PostgresNIO, the same round trips, "
+                    f"trivial SQL): {paced['cpu_ms']['service'] / 2:.2f} ms at the service's rate ({2 * paced['rate']:.0f} "
+                    f"requests/s), so {service / 2 - paced['cpu_ms']['service'] / 2:.2f} ms a request is the service's own")
+            free = stack.get("free")
+            if free and free.get("cpu_ms", {}).get("service"):
+                line += f"; as fast as answered {free['cpu_ms']['service'] / 2:.2f} ms at {2 * free['rate']:.0f} requests/s"
+            print(line)
     loops = ck.get("loops", 0)
     if args.http_transactions and loops:
         print(f"PostgreSQL transactions per HTTP checkout loop (PUT cart item + POST /v1/checkout, session "
@@ -575,6 +594,7 @@ def main():
     p.add_argument("--max", type=int, default=20000, help="measured checkouts at most")
     p.add_argument("--warmup", type=int, default=10, help="unmeasured checkouts per client first")
     p.add_argument("--tokens-out", required=True)
+    p.add_argument("--rate", type=float, help="checkouts per second in all, on a fixed schedule (default: as fast as answered)")
     p.add_argument("--server-pid", type=int)
     p.add_argument("--postmaster-pid", type=int)
     p.add_argument("--out", required=True)
@@ -625,6 +645,8 @@ def main():
     p.add_argument("--preview-paced", help="the same at a fixed rate (--rate)")
     p.add_argument("--preview-rate")
     p.add_argument("--floor", help="the floor command's result (GET /healthz)")
+    p.add_argument("--stack-paced", help="the checkout command's result against stack-floor-bench, at the service's rate")
+    p.add_argument("--stack-free", help="the same as fast as answered")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("hot-report")
