@@ -9,7 +9,8 @@ import Synchronization
 /// An event is committed unnumbered and notified as `<store id>` (migration 019); the bus then
 /// asks PostgreSQL to number that store's new events (`number_events`, one numberer per store
 /// at a time across every instance), which notifies `<store id> <sequence>`, waking the live
-/// streams of that store and the webhook dispatcher. Numbering after commit is what lets a
+/// streams of that store, and `<store id> <sequence> webhooks` when the store has an endpoint to
+/// send to, waking the webhook dispatcher too (migration 021). Numbering after commit is what lets a
 /// store's commits run side by side; streams and deliveries read numbered events only.
 ///
 /// The outbox stays the truth: a wake-up only says "read again" (or "number again"), so a lost or
@@ -52,8 +53,9 @@ public final class EventBus: Service, Sendable {
         subscribe(to: store)
     }
 
-    /// Wakes on every commit that wrote events, whatever the store (the webhook dispatcher, so
-    /// new deliveries go at once). Not counted as a live stream.
+    /// Wakes when events of a store with a webhook endpoint are numbered, whatever the store (the
+    /// webhook dispatcher, so new deliveries go at once), and when the listener (re)connects. Not
+    /// counted as a live stream.
     func subscribeToAll() -> AsyncStream<Void> {
         subscribe(to: nil)
     }
@@ -83,10 +85,13 @@ public final class EventBus: Service, Sendable {
     /// How many live streams this instance is serving (for metrics and tests).
     var subscriberCount: Int { state.withLock { $0.streamCount } }
 
-    private func wake(store: StoreID?) {
+    /// Wakes the streams of `store` (every store's when nil), and the every-store subscribers
+    /// (the dispatcher) when `all`.
+    private func wake(store: StoreID?, all: Bool) {
         state.withLock { state in
-            for subscriber in state.subscribers.values where store == nil || subscriber.store == nil || subscriber.store == store {
-                subscriber.wake.yield()
+            for subscriber in state.subscribers.values {
+                let wanted = subscriber.store.map { theirs in store == nil || theirs == store } ?? all
+                if wanted { subscriber.wake.yield() }
             }
         }
     }
@@ -129,17 +134,17 @@ public final class EventBus: Service, Sendable {
                         // Anything committed while no one listened is numbered and read again now.
                         self.state.withLock { $0.sweep = true }
                         numberingWake.yield()
-                        self.wake(store: nil)
+                        self.wake(store: nil, all: true)
                         for try await notification in notifications {
-                            let parts = notification.payload.split(separator: " ")
-                            let store = parts.first.flatMap { StoreID(String($0)) }
-                            if parts.count == 1, let store {
-                                // Written, not yet numbered.
+                            switch Notice(payload: notification.payload) {
+                            case .written(let store):
                                 self.state.withLock { _ = $0.toNumber.insert(store) }
                                 numberingWake.yield()
-                            } else {
-                                // Numbered. Unreadable: wake every stream rather than miss one.
-                                self.wake(store: store)
+                            case .numbered(let store, let webhooks):
+                                self.wake(store: store, all: webhooks)
+                            case .unreadable:
+                                // Wake everyone rather than miss one.
+                                self.wake(store: nil, all: true)
                             }
                         }
                     }
@@ -170,6 +175,32 @@ public final class EventBus: Service, Sendable {
                 state.withLock { $0.sweep = true }
                 logger.warning(
                     "numbering events failed; trying again shortly", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+            }
+        }
+    }
+}
+
+extension EventBus {
+    /// What a notification on the channel says (migrations 019 and 021).
+    enum Notice: Equatable {
+        /// `<store id>`: events of the store committed, not yet numbered.
+        case written(StoreID)
+        /// `<store id> <last>`, and `<store id> <last> webhooks` when the store (or the chain) has
+        /// an enabled endpoint, so the dispatcher has something to send.
+        case numbered(StoreID, webhooks: Bool)
+        case unreadable
+
+        init(payload: String) {
+            let parts = payload.split(separator: " ", omittingEmptySubsequences: false)
+            guard let store = StoreID(String(parts[0])) else {
+                self = .unreadable
+                return
+            }
+            switch parts.count {
+            case 1: self = .written(store)
+            case 2 where Int64(parts[1]) != nil: self = .numbered(store, webhooks: false)
+            case 3 where Int64(parts[1]) != nil && parts[2] == "webhooks": self = .numbered(store, webhooks: true)
+            default: self = .unreadable
             }
         }
     }
