@@ -23,20 +23,26 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events,
         webhookSecret: configuration.webhookSecret, health: health, metricsToken: configuration.metricsToken,
         secureCookies: configuration.secureCookies, clock: configuration.clock)
+    let migrated = AsyncFlag()
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
         services: [
             database.client, KeyringWatcher(store: keys, logger: logger, pollInterval: configuration.keysPollInterval),
             DatabaseProbe(connection: configuration.database, health: health, logger: logger),
-            OrderExpiryService(expiry: OrderExpiry(database: database), interval: configuration.expiryInterval, logger: logger),
-            bus,
-            WebhookDispatcherService(database: database, settings: configuration.webhookDispatch, bus: bus, logger: logger),
+            AfterMigrations(
+                migrated: migrated,
+                base: OrderExpiryService(expiry: OrderExpiry(database: database), interval: configuration.expiryInterval, logger: logger)),
+            AfterMigrations(migrated: migrated, base: bus),
+            AfterMigrations(
+                migrated: migrated,
+                base: WebhookDispatcherService(database: database, settings: configuration.webhookDispatch, bus: bus, logger: logger)),
         ],
         logger: logger
     )
     app.beforeServerStarts {
         try await Migrator(connection: configuration.database, migrations: migrations).migrate(logger: logger)
+        migrated.set(true)
     }
     return app
 }

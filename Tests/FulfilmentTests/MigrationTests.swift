@@ -90,6 +90,23 @@ struct MigrationTests {
         }
     }
 
+    @Test("the first start on an empty database logs no warning: the background services wait for the migrations")
+    func firstStartIsQuiet() async throws {
+        try await withTestDatabase(empty: true) { db in
+            let log = LogCapture()
+            try await withApp(database: db, logHandler: log, configure: { $0.webhookDispatch.pollInterval = .milliseconds(100) }) { app in
+                // The bus and the dispatcher have done their work once the store's event is numbered.
+                let store = try await app.createStore()
+                _ = try await app.placeOrder(store: store)
+                try await waitUntilNumbered(app, store: store)
+                try await Task.sleep(for: .milliseconds(300))  // a few dispatcher polls too
+                // Read before the shutdown, which has complaints of its own (cancelled channels).
+                let complaints = log.text.split(separator: "\n").filter { $0.hasPrefix("warning") || $0.hasPrefix("error") }
+                #expect(complaints.isEmpty, "\(complaints)")
+            }
+        }
+    }
+
     @Test("two files with the same number are refused")
     func duplicateNumbers() throws {
         let dir = try folder(["001_a.sql": "SELECT 1;", "001_b.sql": "SELECT 2;"])

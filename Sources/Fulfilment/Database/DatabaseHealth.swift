@@ -4,61 +4,25 @@ import Hummingbird
 import Logging
 import PostgresNIO
 import ServiceLifecycle
-import Synchronization
 
 /// Whether PostgreSQL answers, as this instance last saw it. When it does not, requests that
 /// need it are answered at once with `503 database_unavailable` and `Retry-After` instead of
 /// waiting for a connection that will not come (PostgresNIO's pool waits for one forever).
 final class DatabaseHealth: Sendable {
-    private struct State {
-        var reachable = true
-        var nextWaiter = 0
-        /// Requests in flight, each woken once if the database is found gone.
-        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
-    }
+    /// Set while the database is unreachable; every request in flight waits on it.
+    private let down = AsyncFlag()
 
-    private let state = Mutex(State())
-
-    var isReachable: Bool { state.withLock { $0.reachable } }
+    var isReachable: Bool { !down.isSet }
 
     /// Records what a probe saw; true when that is a change. Going down wakes every waiter.
-    func record(reachable now: Bool) -> Bool {
-        let (changed, woken) = state.withLock { state in
-            let changed = state.reachable != now
-            state.reachable = now
-            guard !now else { return (changed, [CheckedContinuation<Void, Never>]()) }
-            defer { state.waiters.removeAll() }
-            return (changed, Array(state.waiters.values))
-        }
-        for waiter in woken { waiter.resume() }
-        return changed
-    }
+    func record(reachable: Bool) -> Bool { down.set(!reachable) }
 
     /// Returns once the database is found unreachable, or at once if the task is cancelled: a
     /// request's watchdog, costing a dictionary entry rather than a timer that wakes a thread.
-    func untilUnreachable() async {
-        let id = state.withLock { state in
-            state.nextWaiter &+= 1
-            return state.nextWaiter
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                // Cancelled before this ran (the handler found nothing to remove), or already
-                // down: return at once. Both are judged under the lock the handler takes.
-                let now = state.withLock { state in
-                    guard state.reachable, !Task.isCancelled else { return true }
-                    state.waiters[id] = waiter
-                    return false
-                }
-                if now { waiter.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
-    }
+    func untilUnreachable() async { await down.wait() }
 
     /// Requests waiting on ``untilUnreachable()`` (for tests: none is left behind).
-    var waiterCount: Int { state.withLock { $0.waiters.count } }
+    var waiterCount: Int { down.waiterCount }
 }
 
 /// Asks PostgreSQL `SELECT 1` twice a second over one connection of its own (reopened after a
