@@ -35,7 +35,6 @@ struct ContractRoutes: Sendable {
         var methods: Set<String>
     }
 
-    let routes: [Route]
     /// The routes by how many segments their path has: a request is compared with those alone.
     private let bySegmentCount: [Int: [Route]]
     /// The suffixes routes end in (`.html`), for telling `/v1/pick-lists/{id}` from `{id}.html`.
@@ -63,7 +62,6 @@ struct ContractRoutes: Sendable {
                 if ["GET", "PUT", "POST", "DELETE", "PATCH"].contains(method) { routes[routes.count - 1].methods.insert(method) }
             }
         }
-        self.routes = routes
         self.bySegmentCount = Dictionary(grouping: routes, by: \.segments.count)
         self.suffixes = routes.compactMap(\.suffix)
     }
