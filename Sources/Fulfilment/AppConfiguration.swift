@@ -22,17 +22,17 @@ public struct AppConfiguration: Sendable {
     /// How often a running service looks for changed key files (`FULFILMENT_KEYS_POLL_SECONDS`,
     /// default 5; `SIGHUP` reloads at once). Only for a keyring loaded from a directory.
     public var keysPollInterval: Duration = .seconds(
-        ProcessInfo.processInfo.environment["FULFILMENT_KEYS_POLL_SECONDS"].flatMap { Int($0) }.map { max($0, 1) } ?? 5)
+        EnvironmentSetting.integer("FULFILMENT_KEYS_POLL_SECONDS", clampedTo: 1...Int.max) ?? 5)
     /// How often this instance looks for uncollected orders to cancel (`FULFILMENT_EXPIRY_SECONDS`,
     /// default 60, 1 to 3600). Every instance sweeps; the database keeps them from doing an
     /// order twice (see `OrderExpiry`).
     public var expiryInterval: Duration = .seconds(
-        ProcessInfo.processInfo.environment["FULFILMENT_EXPIRY_SECONDS"].flatMap { Int($0) }.map { min(max($0, 1), 3600) } ?? 60)
+        EnvironmentSetting.integer("FULFILMENT_EXPIRY_SECONDS", clampedTo: 1...3600) ?? 60)
     /// How often a live event stream sends a comment line when nothing happens
     /// (`FULFILMENT_EVENT_HEARTBEAT_SECONDS`, default 15, 1 to 300): proxies keep the connection,
     /// and a client that went away is noticed by the next write.
     public var eventHeartbeat: Duration = .seconds(
-        ProcessInfo.processInfo.environment["FULFILMENT_EVENT_HEARTBEAT_SECONDS"].flatMap { Int($0) }.map { min(max($0, 1), 300) } ?? 15)
+        EnvironmentSetting.integer("FULFILMENT_EVENT_HEARTBEAT_SECONDS", clampedTo: 1...300) ?? 15)
     /// How the webhook dispatcher every instance runs retries, leases and gives up
     /// (`FULFILMENT_WEBHOOK_RETRY_SCHEDULE`, `FULFILMENT_WEBHOOK_LEASE_SECONDS`,
     /// `FULFILMENT_WEBHOOK_DISABLE_AFTER_SECONDS`, `FULFILMENT_WEBHOOK_POLL_MS`, and the test-only

@@ -12,12 +12,12 @@ public struct Database: Sendable {
     /// The most connections one instance opens: `FULFILMENT_DB_POOL`, default 40. Several
     /// instances on one PostgreSQL share its `max_connections` between them.
     public static var defaultPoolSize: Int {
-        ProcessInfo.processInfo.environment["FULFILMENT_DB_POOL"].flatMap { Int($0) }.map { min(max($0, 2), 500) } ?? 40
+        EnvironmentSetting.integer("FULFILMENT_DB_POOL", clampedTo: 2...500) ?? 40
     }
 
     /// Seconds between keep-alive pings of an idle connection: `FULFILMENT_DB_KEEPALIVE`, default none.
     static var keepAliveSeconds: Int? {
-        ProcessInfo.processInfo.environment["FULFILMENT_DB_KEEPALIVE"].flatMap { Int($0) }.map { min(max($0, 1), 3600) }
+        EnvironmentSetting.integer("FULFILMENT_DB_KEEPALIVE", clampedTo: 1...3600)
     }
 
     public init(connection: ConnectionInfo, logger: Logger, poolSize: Int = Database.defaultPoolSize) throws {
