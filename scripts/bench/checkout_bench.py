@@ -155,6 +155,23 @@ def cmd_signin(args):
 
 # ---- checkouts ------------------------------------------------------------------------------
 
+class Schedule:
+    """--rate: client i of `clients` sends on a fixed schedule, `rate` operations a second in all,
+    the clients staggered; without a rate, as fast as answered."""
+
+    def __init__(self, i, clients, rate, started):
+        self.interval = clients / rate if rate else 0
+        self.due = started + i * self.interval / clients
+
+    def wait(self):
+        """Sleeps until the next operation is due and returns when that was (None without a rate)."""
+        if not self.interval:
+            return None
+        time.sleep(max(0.0, self.due - time.perf_counter()))
+        due, self.due = self.due, self.due + self.interval
+        return due
+
+
 def measured_run(args, clients, worker):
     """Runs worker(i, gate) on `clients` threads. Each worker warms up, calls gate(), then does
     its measured work. The span runs from the moment every worker is at the gate to the last
@@ -220,13 +237,9 @@ def cmd_checkout(args):
         gate()
         started = time.perf_counter()
         deadline = started + args.duration
-        # --rate: each client loops on a fixed schedule (the clients staggered), as in cmd_collect.
-        interval = clients / args.rate if args.rate else 0
-        due = started + i * interval / clients
+        schedule = Schedule(i, clients, args.rate, started)
         while time.perf_counter() < deadline and next(issued) < args.max:
-            if interval:
-                time.sleep(max(0.0, due - time.perf_counter()))
-                due += interval
+            schedule.wait()
             failed, status, value, put_s, post_s = one(client, rng)
             mine_put.append(put_s)
             if failed is None:
@@ -310,17 +323,14 @@ def cmd_collect(args):
         gate()
         started = time.perf_counter()
         deadline = started + args.duration
-        # --rate: each client sends on a fixed schedule (the clients staggered), and a scan's time
-        # counts from when it was due, so a stall delays the ones behind it and they show it.
-        interval = clients / args.rate if args.rate else 0
-        due = started + i * interval / clients
+        # --rate: a scan's time counts from when it was due, so a stall delays the ones behind it
+        # and they show it.
+        schedule = Schedule(i, clients, args.rate, started)
         while time.perf_counter() < deadline and (k := next(next_token)) < len(measured_tokens):
-            if interval:
-                time.sleep(max(0.0, due - time.perf_counter()))
+            due = schedule.wait()
             status, payload, seconds = client.request("POST", args.path, {"token": measured_tokens[k]})
-            if interval:
+            if due is not None:
                 seconds = time.perf_counter() - due
-                due += interval
             if status == 200:
                 mine.append(seconds)
             else:
