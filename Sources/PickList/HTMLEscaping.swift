@@ -1,10 +1,13 @@
-/// Escapes text for HTML element content and quoted attribute values.
+/// Escapes text for HTML element content and quoted attribute values: the one escaper of the
+/// pick sheet and the store console.
 ///
-/// Besides `& < > " '`, characters HTML forbids (NUL and other C0/C1 controls except tab, line
-/// feed and carriage return, and noncharacters) become U+FFFD, so no product name can break the
-/// document.
-enum HTMLEscaping {
-    static func escape(_ text: String) -> String {
+/// It works per Unicode scalar, not per `Character`: a `"` followed by a combining mark
+/// (U+0301) is one grapheme to Swift but still a quote to an HTML parser, so walking graphemes
+/// would let it close an attribute. Besides `& < > " '`, characters HTML forbids (NUL and other
+/// C0/C1 controls except tab, line feed and carriage return, and noncharacters) become U+FFFD,
+/// so no product name can break the document.
+public enum HTMLEscaping {
+    public static func escape(_ text: String) -> String {
         var needsWork = false
         for scalar in text.unicodeScalars where needsEscaping(scalar) {
             needsWork = true

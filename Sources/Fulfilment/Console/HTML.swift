@@ -1,3 +1,5 @@
+import PickList
+
 /// A fragment of HTML. Built with string interpolation that escapes every interpolated value
 /// unless it is itself `HTML`, so text from the database or a form can never become markup:
 ///
@@ -22,26 +24,9 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation {
         mutating func appendInterpolation(_ html: HTML) { markup += html.markup }
         mutating func appendInterpolation(_ html: HTML?) { markup += html?.markup ?? "" }
         mutating func appendInterpolation(_ fragments: [HTML]) { markup += fragments.map(\.markup).joined() }
-        mutating func appendInterpolation(_ text: String) { markup += HTML.escape(text) }
-        mutating func appendInterpolation(_ text: String?) { markup += HTML.escape(text ?? "") }
-        mutating func appendInterpolation<T: CustomStringConvertible>(_ value: T) { markup += HTML.escape(value.description) }
-    }
-
-    /// Escapes the five characters that matter in text and in quoted attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
+        mutating func appendInterpolation(_ text: String) { markup += HTMLEscaping.escape(text) }
+        mutating func appendInterpolation(_ text: String?) { markup += HTMLEscaping.escape(text ?? "") }
+        mutating func appendInterpolation<T: CustomStringConvertible>(_ value: T) { markup += HTMLEscaping.escape(value.description) }
     }
 
     /// `fragments` joined, for lists built with `map`.
