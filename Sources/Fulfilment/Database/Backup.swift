@@ -20,11 +20,15 @@ public enum Backup {
     /// Writes a consistent archive of `database` to `file`, never a half-written one: it is
     /// dumped beside it under a temporary name, flushed to disk, then renamed into place, so
     /// `file` is either the previous backup or the complete new one. Returns its size in bytes.
+    ///
+    /// The file is its owner's alone (mode 0600) from the moment it exists, whatever the umask:
+    /// it holds every account's password hash and the shop's data.
     @discardableResult
     public static func dump(_ database: ConnectionInfo, to file: URL) throws -> Int {
         let target = file.standardizedFileURL
         let partial = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).partial-\(getpid())")
         defer { try? FileManager.default.removeItem(at: partial) }
+        try createPrivate(partial)
         try run("pg_dump", ["--format=custom", "--file=\(partial.path)", "--dbname=\(conninfo(database))"], database)
         try flush(partial)
         guard rename(partial.path, target.path) == 0 else {
@@ -65,6 +69,18 @@ public enum Backup {
         guard let bin = EmbeddedPostgres.findBinDirectory() else { throw EmbeddedPostgres.Failure.notInstalled }
         try EmbeddedPostgres.execute(
             bin.appendingPathComponent(tool).path, arguments, environment: database.password.map { ["PGPASSWORD": $0] } ?? [:])
+    }
+
+    /// Creates `file` empty with mode 0600 (set exactly, so the umask cannot widen or narrow it)
+    /// for pg_dump to write into: it opens an existing file without changing its mode. A file or
+    /// link already at that name is refused rather than followed.
+    private static func createPrivate(_ file: URL) throws {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw EmbeddedPostgres.Failure.commandFailed("open", output: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        guard fchmod(descriptor, 0o600) == 0 else {
+            throw EmbeddedPostgres.Failure.commandFailed("fchmod", output: String(cString: strerror(errno)))
+        }
     }
 
     /// fsync a file or folder, so a rename after it cannot expose an empty file after a power cut.
