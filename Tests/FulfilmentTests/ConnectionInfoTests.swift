@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Fulfilment
@@ -44,6 +45,45 @@ struct ConnectionInfoTests {
             Issue.record("a broken URI was accepted")
         } catch {
             #expect(error.message.contains("IPv6") || error.message.contains("URI"))
+        }
+    }
+
+    @Test("several hosts, addresses or ports (libpq's failover lists) are refused, in both forms, with the reason")
+    func multiHostRefused() {
+        for conninfo in [
+            "postgresql://a,b/db", "postgresql://a:5432,b:5433/db", "postgresql://db.example.com:5432,5433/orders",
+            "host=a,b dbname=db", "hostaddr=10.0.0.1,10.0.0.2 dbname=db", "host=db.example.com port=5432,5433",
+        ] {
+            do {
+                _ = try ConnectionInfo.parse(conninfo)
+                Issue.record("\(conninfo) was accepted")
+            } catch {
+                #expect(error.description.contains("several servers"), "\(conninfo): \(error)")
+                #expect(error.description.contains("no failover"), "\(conninfo): \(error)")
+            }
+        }
+        // One host (an IPv6 address has colons, not commas) is fine.
+        #expect(throws: Never.self) { try ConnectionInfo.parse("postgresql://[::1]:5432/db") }
+        #expect(throws: Never.self) { try ConnectionInfo.parse("hostaddr=10.0.0.1 dbname=db") }
+    }
+
+    @Test("`fulfilment serve` given several hosts exits non-zero at start-up with the reason, and no crash")
+    func serveRefusesMultiHost() async throws {
+        let keys = URL(fileURLWithPath: "/tmp/fulfilment-keys-\(UInt32.random(in: 0...UInt32.max))")
+        _ = try PickupKeys.generate(in: keys)
+        defer { try? FileManager.default.removeItem(at: keys) }
+        let serve = ["serve", "--port", String(try ServiceProcess.freePort()), "--keys-dir", keys.path]
+        for (arguments, environment) in [
+            (serve + ["--database-url", "postgresql://db1.example,db2.example/fulfilment"], [:]),
+            (serve, ["DATABASE_URL": "host=db1.example,db2.example dbname=fulfilment"]),
+            (serve, ["DATABASE_URL": "hostaddr=10.0.0.1,10.0.0.2 dbname=fulfilment"]),
+        ] {
+            let (status, output) = try await ServiceProcess.run(arguments, environment: environment)
+            #expect(status != 0, "\(output)")
+            #expect(output.contains("several servers") && output.contains("no failover"), "\(output)")
+            for crash in ["Fatal error", "Stack trace", "Backtrace", "Thread 0", "Crashed"] {
+                #expect(!output.contains(crash), "\(output)")
+            }
         }
     }
 

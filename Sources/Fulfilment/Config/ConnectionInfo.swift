@@ -38,7 +38,23 @@ public struct ConnectionInfo: Sendable, Equatable {
                 options[key] = value
             }
         }
+        try refuseLists(in: options)
         return ConnectionInfo(options: options)
+    }
+
+    /// libpq takes comma-separated lists of hosts, addresses and ports and tries them in turn
+    /// (failover). This service connects to one server: handed to PostgresNIO, `a,b` would be
+    /// looked up as one hostname and fail with a puzzling DNS error, or a port list would be
+    /// read as the default port. Until failover is supported, such a string is refused.
+    private static func refuseLists(in options: [String: String]) throws(ParseError) {
+        for keyword in ["host", "hostaddr", "port"] {
+            guard let value = options[keyword], value.contains(",") else { continue }
+            throw ParseError(
+                message: """
+                    it names several servers (\(keyword) \(value)), but fulfilment connects to one PostgreSQL server \
+                    and has no failover yet: give a single host and port
+                    """)
+        }
     }
 
     private static func read(_ list: UnsafeMutablePointer<PQconninfoOption>) -> [String: String] {
@@ -77,4 +93,10 @@ public struct ConnectionInfo: Sendable, Equatable {
         let target = unixSocketPath ?? "\(host):\(port)"
         return "\(user)@\(target)/\(database)"
     }
+}
+
+/// Interpolated into a log line or a test's failure message, a connection shows no password.
+extension ConnectionInfo: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { redacted }
+    public var debugDescription: String { redacted }
 }
