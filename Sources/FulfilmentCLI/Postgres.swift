@@ -11,7 +11,7 @@ struct Postgres: AsyncParsableCommand {
         subcommands: [Start.self, Stop.self])
 
     struct Start: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create (if needed) and start the cluster; print its connection string.")
+        static let configuration = CommandConfiguration(abstract: "Create (if needed) and start the cluster; print its connection string, password included.")
         @Option(name: .customLong("data-dir"), help: "Folder of the cluster.")
         var dataDir: String = ".fulfilment/postgres"
         @Flag(name: .customLong("unsafe-fast"), help: "Turn off fsync, full_page_writes and synchronous_commit: for a throwaway test cluster only (a crash can lose commits).")
@@ -21,7 +21,9 @@ struct Postgres: AsyncParsableCommand {
             let embedded = try EmbeddedPostgres(dataDirectory: URL(fileURLWithPath: dataDir), logger: makeLogger(level: .warning))
             try embedded.start(durability: unsafeFast ? .unsafeFast : .durable)
             let info = embedded.connectionInfo
-            print("host=\(info.host) port=\(info.port) user=\(info.user) dbname=\(info.database) sslmode=disable")
+            // The password is printed for the caller to keep (`make test` exports it as
+            // TEST_DATABASE_URL); it is hexadecimal, so it needs no quoting. Never logged.
+            print("host=\(info.host) port=\(info.port) user=\(info.user) password=\(info.password ?? "") dbname=\(info.database) sslmode=disable")
         }
     }
 

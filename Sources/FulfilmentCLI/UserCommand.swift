@@ -70,13 +70,24 @@ struct UserCommand: AsyncParsableCommand {
 }
 
 /// Runs `body` with a database client that is running, and shuts it down afterwards.
+///
+/// `body` starts only once the task running the client has begun: started side by side, `body`
+/// used to lease a connection first, and `serve --demo` logged PostgresNIO's warning that
+/// `run()` had not been called on every first start (issue 24). The signal comes just before
+/// `run()`, whose first step (before it can suspend) marks the client running.
 func withDatabaseClient<T: Sendable>(
     connection: ConnectionInfo, logger: Logger, _ body: @Sendable (Fulfilment.Database) async throws -> T
 ) async throws -> T {
     let database = try Fulfilment.Database(connection: connection, logger: logger)
+    let (started, signalStarted) = AsyncStream<Never>.makeStream()
     return try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { await database.client.run(); return nil }
+        group.addTask {
+            signalStarted.finish()
+            await database.client.run()
+            return nil
+        }
         defer { group.cancelAll() }
+        for await _ in started {}
         return try await body(database)
     }
 }

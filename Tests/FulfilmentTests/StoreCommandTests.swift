@@ -28,7 +28,8 @@ struct StoreCommandTests {
                 ["store", "aisle", "update", "--store", "OCHO-1", "--aisle", "6", "--name", "Dairy & Eggs"] + url)
             #expect(renamed.status == 0, "\(renamed.output)")
             // The listing is stdout alone, for scripts; anything logged goes to stderr.
-            let listed = try await Subprocess.run(ServiceProcess.binary, ["store", "aisle", "list", "--store", "OCHO-1"] + url)
+            let listed = try await Subprocess.run(
+                ServiceProcess.binary, ["store", "aisle", "list", "--store", "OCHO-1"] + url, environment: ["PGPASSWORD": database.password])
             #expect(listed.output.split(separator: "\n").map(String.init) == ["1\t1\tambient\tBakery", "6\t6\tchilled\tDairy & Eggs"])
 
             // Milk sits in the dairy aisle: removing it is refused, and says why.

@@ -7,6 +7,11 @@ import Logging
 /// This is what `fulfilment serve` runs on when no `DATABASE_URL` is given, and what the
 /// test run uses. PostgreSQL refuses to run as root, so when this process is root the
 /// server commands run as the `postgres` system user, who then owns the folder.
+///
+/// Nobody else gets in: the folder is 0700 and the socket 0700, so other OS users cannot reach
+/// the socket at all, and every connection must still give the cluster's password
+/// (scram-sha-256), generated on first start and kept 0600 in the folder (`password`). A
+/// cluster made by an earlier version with `--auth=trust` is upgraded in place on its next start.
 public struct EmbeddedPostgres: Sendable {
     public enum Failure: Error, CustomStringConvertible {
         case notInstalled
@@ -34,6 +39,9 @@ public struct EmbeddedPostgres: Sendable {
 
     var clusterDirectory: URL { dataDirectory.appendingPathComponent("cluster") }
     var logFile: URL { dataDirectory.appendingPathComponent("postgres.log") }
+    /// The `fulfilment` role's password: the one secret that lets a connection in.
+    var passwordFile: URL { dataDirectory.appendingPathComponent("password") }
+    var hbaFile: URL { clusterDirectory.appendingPathComponent("pg_hba.conf") }
 
     /// Finds the server binaries (`pg_config --bindir`, then PATH) or throws `.notInstalled`.
     public init(dataDirectory: URL, logger: Logger) throws {
@@ -44,12 +52,15 @@ public struct EmbeddedPostgres: Sendable {
         if socketPath.utf8.count > 100 { throw Failure.socketPathTooLong(socketPath) }
     }
 
-    /// How to reach the running cluster: its socket folder, as a libpq host.
+    /// How to reach the running cluster: its socket folder, as a libpq host, and the password
+    /// (read from the folder, so only once ``start(durability:)`` has made it).
     public var connectionInfo: ConnectionInfo {
-        ConnectionInfo(options: [
+        var options = [
             "host": dataDirectory.path, "port": String(Self.port),
             "user": Self.user, "dbname": Self.database, "sslmode": "disable",
-        ])
+        ]
+        options["password"] = try? storedPassword()
+        return ConnectionInfo(options: options)
     }
 
     public var isInitialized: Bool {
@@ -82,12 +93,13 @@ public struct EmbeddedPostgres: Sendable {
     public func start(durability: Durability = .durable) throws -> Bool {
         let fm = FileManager.default
         try fm.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let password = try makePasswordIfMissing()
         try handOverToServerUser(dataDirectory)
         if !isInitialized {
             logger.info("creating embedded PostgreSQL cluster", metadata: ["dir": "\(clusterDirectory.path)"])
             try run("initdb", [
-                "-D", clusterDirectory.path, "-U", Self.user, "--auth=trust", "-E", "UTF8",
-                "--locale=C.UTF-8", "--no-instructions",
+                "-D", clusterDirectory.path, "-U", Self.user, "--auth-local=scram-sha-256", "--auth-host=scram-sha-256",
+                "--pwfile=\(passwordFile.path)", "-E", "UTF8", "--locale=C.UTF-8", "--no-instructions",
             ])
         }
         var startedHere = false
@@ -95,18 +107,76 @@ public struct EmbeddedPostgres: Sendable {
             removeStalePidFile()
             try run("pg_ctl", [
                 "-D", clusterDirectory.path, "-l", logFile.path, "-w", "-t", "60",
-                "-o", "-c listen_addresses='' -k \(dataDirectory.path) -p \(Self.port) -c max_connections=200 \(durability.serverOptions)",
+                "-o",
+                "-c listen_addresses='' -k \(dataDirectory.path) -p \(Self.port) -c unix_socket_permissions=0700 -c max_connections=200 \(durability.serverOptions)",
                 "start",
             ])
             startedHere = true
         }
-        let exists = try run("psql", psqlArguments(database: "postgres") + [
-            "-tAc", "SELECT 1 FROM pg_database WHERE datname = '\(Self.database)'",
-        ])
-        if exists.trimmingCharacters(in: .whitespacesAndNewlines) != "1" {
-            try run("createdb", ["-h", dataDirectory.path, "-p", String(Self.port), "-U", Self.user, Self.database])
+        if try trustsConnections() { try requirePassword(password) }
+        let admin = try LibPQConnection(connectionInfo.with(database: "postgres"))
+        if try admin.execute("SELECT 1 FROM pg_database WHERE datname = $1", parameters: [Self.database]).isEmpty {
+            try admin.execute("CREATE DATABASE \(Self.database)")
         }
         return startedHere
+    }
+
+    /// The password, made on first start: random, in a file only the folder's owner may read.
+    /// Hexadecimal, so it needs no quoting in a connection string or in SQL.
+    private func makePasswordIfMissing() throws -> String {
+        if let password = try? storedPassword() {
+            chmod(passwordFile.path, 0o600)
+            return password
+        }
+        var generator = SystemRandomNumberGenerator()
+        let password = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        // Created 0600 from the start (O_EXCL: never through a file someone else put there).
+        let descriptor = open(passwordFile.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else {
+            throw Failure.commandFailed("create \(passwordFile.path)", output: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        let line = Array((password + "\n").utf8)
+        guard write(descriptor, line, line.count) == line.count, fsync(descriptor) == 0 else {
+            throw Failure.commandFailed("write \(passwordFile.path)", output: String(cString: strerror(errno)))
+        }
+        return password
+    }
+
+    func storedPassword() throws -> String {
+        let text = try String(contentsOf: passwordFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw Failure.commandFailed("read \(passwordFile.path)", output: "the file is empty") }
+        return text
+    }
+
+    /// True while `pg_hba.conf` lets any connection in without a password: a cluster made by
+    /// an earlier version of this service (`initdb --auth=trust`).
+    func trustsConnections() throws -> Bool {
+        try String(contentsOf: hbaFile, encoding: .utf8).split(separator: "\n").contains { line in
+            !line.hasPrefix("#") && line.split(whereSeparator: \.isWhitespace).last == "trust"
+        }
+    }
+
+    /// Upgrades a running cluster that trusts every connection: gives the role the password
+    /// (while trust still lets this in), then makes every `pg_hba.conf` rule ask for it, then
+    /// restarts the server so the rules and the socket's permissions apply before anyone
+    /// connects. Interrupted, the next start finds `trust` still there and does it again.
+    private func requirePassword(_ password: String) throws {
+        logger.notice("the embedded PostgreSQL cluster let anyone in without a password: setting one (scram-sha-256)")
+        do {
+            let connection = try LibPQConnection(connectionInfo.with(database: "postgres"))
+            // The statement holds the password: never let the server's log keep a copy of it.
+            try connection.execute("SET log_min_error_statement = panic; SET log_statement = 'none'")
+            try connection.execute("SET password_encryption = 'scram-sha-256'")
+            try connection.execute("ALTER ROLE \(Self.user) PASSWORD '\(password.replacingOccurrences(of: "'", with: "''"))'")
+        }
+        let rules = try String(contentsOf: hbaFile, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("#") ? String(line) : String(line.replacing(#/\btrust\s*$/#, with: "scram-sha-256"))
+        }
+        try rules.joined(separator: "\n").write(to: hbaFile, atomically: true, encoding: .utf8)
+        chmod(hbaFile.path, 0o600)
+        try handOverToServerUser(dataDirectory)
+        try run("pg_ctl", ["-D", clusterDirectory.path, "-l", logFile.path, "-m", "fast", "-w", "-t", "60", "restart"])
     }
 
     var socketPath: String { dataDirectory.appendingPathComponent(".s.PGSQL.\(Self.port)").path }
@@ -139,20 +209,21 @@ public struct EmbeddedPostgres: Sendable {
         }
     }
 
-    private func psqlArguments(database: String) -> [String] {
-        ["-X", "-q", "-h", dataDirectory.path, "-p", String(Self.port), "-U", Self.user, "-d", database]
-    }
-
     private static var isRoot: Bool { getuid() == 0 }
 
+    /// The folder is the server user's alone, whoever runs this.
     private func handOverToServerUser(_ directory: URL) throws {
-        guard Self.isRoot else { return }
-        try Self.execute("/bin/chown", ["-R", "postgres:postgres", directory.path])
-        try Self.execute("/bin/chmod", ["0700", directory.path])
+        if Self.isRoot {
+            try Self.execute("/bin/chown", ["-R", "postgres:postgres", directory.path])
+        }
+        guard chmod(directory.path, 0o700) == 0 else {
+            throw Failure.commandFailed("chmod 0700 \(directory.path)", output: String(cString: strerror(errno)))
+        }
     }
 
+    /// Runs one of PostgreSQL's programs as the server user (see the type's notes on root).
     @discardableResult
-    private func run(_ tool: String, _ arguments: [String]) throws -> String {
+    func run(_ tool: String, _ arguments: [String]) throws -> String {
         let path = binDirectory.appendingPathComponent(tool).path
         if Self.isRoot {
             return try Self.execute("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments)

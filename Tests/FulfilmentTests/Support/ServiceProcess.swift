@@ -34,6 +34,7 @@ final class ServiceProcess: Sendable {
             binary,
             ["serve", "--database-url", Backup.conninfo(database), "--port", String(port), "--keys-dir", keysDir.path],
             environment: ["FULFILMENT_BCRYPT_COST": "4", "LOG_LEVEL": "notice", "FULFILMENT_WEBHOOK_SECRET": TestApp.webhookSecret]
+                .merging(database.password.map { ["PGPASSWORD": $0] } ?? [:]) { $1 }
                 .merging(environment) { $1 },
             output: log)
         let service = ServiceProcess(pid: pid, port: port, logFile: log)
@@ -108,7 +109,10 @@ final class ServiceProcess: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static func spawn(_ executable: String, _ arguments: [String], environment: [String: String], output: URL) throws -> pid_t {
+    /// Starts `executable` with its output in `output`. The test cluster asks for a password, which
+    /// `Backup.conninfo` leaves out of a command line (where `ps` shows it): it goes in `PGPASSWORD`,
+    /// the test cluster's unless `environment` names another.
+    static func spawn(_ executable: String, _ arguments: [String], environment: [String: String], output: URL) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -117,6 +121,7 @@ final class ServiceProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "DATABASE_URL")
+        if let password = try? TestDatabases.admin.password { env["PGPASSWORD"] = password }
         env.merge(environment) { $1 }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -1,0 +1,198 @@
+import Foundation
+import Logging
+import Testing
+import TestSupport
+
+@testable import Fulfilment
+
+/// Issue 24, items 6 and 11: the embedded cluster lets in only this service (a password, a private
+/// folder and socket), a cluster made by an older version is upgraded in place, and a first
+/// `serve --demo` (what `make run` does) logs no warning.
+@Suite("The embedded PostgreSQL asks for its password and is the service's alone")
+struct EmbeddedPostgresTests {
+    @Test("a new cluster: folder and socket 0700, password file 0600, no rule trusts; no or a wrong password is refused")
+    func passwordRequired() async throws {
+        try await withEmbeddedCluster(durability: .unsafeFast) { embedded in
+            #expect(try mode(embedded.dataDirectory.path) == 0o700)
+            #expect(try mode(embedded.passwordFile.path) == 0o600)
+            #expect(try mode(embedded.socketPath) == 0o700)
+            #expect(try !embedded.trustsConnections())
+            try await expectOnlyThePasswordLetsIn(embedded)
+        }
+    }
+
+    @Test(
+        "psql as another OS user (nobody) is refused, even with the folder opened to it and the right password",
+        .enabled(if: canSwitchToNobody, "this machine does not let the tests run a command as `nobody` (runuser needs root)"))
+    func otherUserRefused() async throws {
+        try await withEmbeddedCluster(durability: .unsafeFast) { embedded in
+            let password = try embedded.storedPassword()
+            let asNobody = try await psqlAsNobody(embedded, password: password)
+            #expect(asNobody.status != 0, "\(asNobody.output)\(asNobody.errors)")
+            #expect(asNobody.errors.contains("Permission denied"), "\(asNobody.errors)")
+            // An operator who loosens the folder still has the socket's own 0700 in the way.
+            chmod(embedded.dataDirectory.path, 0o755)
+            let opened = try await psqlAsNobody(embedded, password: password)
+            #expect(opened.status != 0, "\(opened.output)\(opened.errors)")
+            #expect(opened.errors.contains("Permission denied"), "\(opened.errors)")
+            #expect(!opened.output.contains("fulfilment"))
+        }
+    }
+
+    @Test("a cluster an older version made with --auth=trust is upgraded in place on the next start: password, rules, folder, data kept")
+    func trustClusterUpgraded() async throws {
+        try await withScratchFolder { folder in
+            let embedded = try EmbeddedPostgres(dataDirectory: folder.appendingPathComponent("pg"), logger: Logger(label: "test"))
+            try makeOldTrustCluster(embedded)
+            #expect(try embedded.trustsConnections())
+            #expect(!FileManager.default.fileExists(atPath: embedded.passwordFile.path))
+
+            #expect(try embedded.start(durability: .unsafeFast))
+            defer { embedded.stop() }
+            #expect(try !embedded.trustsConnections())
+            #expect(try mode(embedded.dataDirectory.path) == 0o700)
+            #expect(try mode(embedded.passwordFile.path) == 0o600)
+            #expect(try mode(embedded.socketPath) == 0o700)
+            try await expectOnlyThePasswordLetsIn(embedded)
+            let kept = try await sql("SELECT note FROM kept", on: embedded.connectionInfo)
+            #expect(kept == [["made before the upgrade"]])
+            // The password never reached the server's log.
+            let serverLog = try String(contentsOf: embedded.logFile, encoding: .utf8)
+            #expect(!serverLog.contains(try embedded.storedPassword()))
+
+            // The next start finds nothing to upgrade and the same password still works.
+            embedded.stop()
+            #expect(try embedded.start(durability: .unsafeFast))
+            #expect(try await sql("SELECT note FROM kept", on: embedded.connectionInfo) == [["made before the upgrade"]])
+        }
+    }
+
+    @Test("a cluster an older version left running with --auth=trust is upgraded too")
+    func runningTrustClusterUpgraded() async throws {
+        try await withScratchFolder { folder in
+            let embedded = try EmbeddedPostgres(dataDirectory: folder.appendingPathComponent("pg"), logger: Logger(label: "test"))
+            try makeOldTrustCluster(embedded, leaveRunning: true)
+            defer { embedded.stop() }
+            #expect(try !embedded.start(durability: .unsafeFast))  // it was running already
+            #expect(try !embedded.trustsConnections())
+            try await expectOnlyThePasswordLetsIn(embedded)
+            #expect(try await sql("SELECT note FROM kept", on: embedded.connectionInfo) == [["made before the upgrade"]])
+        }
+    }
+
+    @Test("the first `serve --demo` on a fresh data folder (what `make run` does) logs no warning, and never the password")
+    func firstDemoStartIsQuiet() async throws {
+        try await withScratchFolder { folder in
+            let keys = folder.appendingPathComponent("keys")
+            _ = try PickupKeys.generate(in: keys)
+            let data = folder.appendingPathComponent("pg")
+            let port = try ServiceProcess.freePort()
+            let log = folder.appendingPathComponent("serve.log")
+            let pid = try ServiceProcess.spawn(
+                ServiceProcess.binary,
+                ["serve", "--demo", "--data-dir", data.path, "--keys-dir", keys.path, "--port", String(port)],
+                environment: ["FULFILMENT_BCRYPT_COST": "4", "LOG_LEVEL": "info"], output: log)
+            let embedded = try EmbeddedPostgres(dataDirectory: data, logger: Logger(label: "test"))
+            defer { if embedded.isRunning { embedded.stop() } }  // the service stops it itself, unless the test failed first
+            var exit: Int32 = 0
+            defer { if waitpid(pid, &exit, WNOHANG) == 0 { kill(pid, SIGKILL) } }
+            let app = TestApp(transport: .fresh(port: port), database: embedded.connectionInfo, keyring: ServiceProcess.placeholderKeyring)
+            let text = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+            var ready = false
+            for _ in 0..<1200 where !ready {  // up to a minute: initdb, migrations, the seed
+                ready = (try? await app.request(.get, "/readyz").status) == .ok
+                try #require(ready || waitpid(pid, &exit, WNOHANG) == 0, "fulfilment serve --demo exited:\n\(text())")
+                if !ready { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            try #require(ready, "fulfilment serve --demo was not ready within a minute:\n\(text())")
+            // What the demo seed and the background services do once, done: the demo orders exist.
+            #expect(text().contains("Loaded the demo store"), "\(text())")
+            try await Task.sleep(for: .milliseconds(500))  // a few rounds of the background services too
+            // Read before the shutdown, which may log complaints of its own (cancelled channels).
+            let running = text().split(separator: "\n")
+            kill(pid, SIGTERM)
+            for _ in 0..<600 where waitpid(pid, &exit, WNOHANG) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+            let complaints = running.filter {
+                $0.contains(" warning ") || $0.contains(" error ") || $0.contains(" critical ") || $0.contains("PostgresClient.run()")
+            }
+            #expect(complaints.isEmpty, "\(complaints)")
+            let password = try embedded.storedPassword()
+            #expect(!text().contains(password))
+            #expect(!(try String(contentsOf: embedded.logFile, encoding: .utf8)).contains(password))
+        }
+    }
+}
+
+/// Without a password, or with a wrong one, the cluster's socket refuses; its own password gets in.
+private func expectOnlyThePasswordLetsIn(_ embedded: EmbeddedPostgres) async throws {
+    var info = embedded.connectionInfo
+    #expect(info.password != nil)
+    #expect(try await sql("SELECT current_user", on: info) == [[EmbeddedPostgres.user]])
+    // No password file or environment variable may help the refused attempts along.
+    info.options["passfile"] = "/nonexistent"
+    for password in [nil, "wrong", String(info.password!.reversed())] {
+        var attempt = info
+        attempt.options["password"] = password
+        do {
+            _ = try await sql("SELECT 1", on: attempt)
+            Issue.record("a connection with password \(password ?? "(none)") got in")
+        } catch {
+            let message = "\(error)"
+            #expect(message.contains("password authentication failed") || message.contains("no password supplied"), "\(message)")
+        }
+    }
+}
+
+/// psql as `nobody`, with the right password, against the cluster's socket.
+private func psqlAsNobody(_ embedded: EmbeddedPostgres, password: String) async throws -> Subprocess.Outcome {
+    let psql = embedded.binDirectory.appendingPathComponent("psql").path
+    return try await Subprocess.run(
+        "/usr/sbin/runuser",
+        ["-u", "nobody", "--", psql, "-X", "-h", embedded.dataDirectory.path, "-p", "5432", "-U", EmbeddedPostgres.user,
+         "-d", EmbeddedPostgres.database, "-tAc", "SELECT current_user"],
+        environment: ["PGPASSWORD": password])
+}
+
+/// Whether this process may run a command as `nobody` (it must be root, with runuser at hand).
+private let canSwitchToNobody: Bool = {
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { return false }
+    return (try? Subprocess.run("/usr/sbin/runuser", ["-u", "nobody", "--", "/bin/true"]).status) == 0
+}()
+
+/// A cluster exactly as the version before issue 24 made it: `initdb --auth=trust`, no password
+/// file, the folder only chmodded when root; the application database holding a row.
+private func makeOldTrustCluster(_ embedded: EmbeddedPostgres, leaveRunning: Bool = false) throws {
+    let folder = embedded.dataDirectory.path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    chmod(folder, 0o755)
+    if getuid() == 0 { try EmbeddedPostgres.execute("/bin/chown", ["-R", "postgres:postgres", folder]) }
+    try embedded.run("initdb", [
+        "-D", embedded.clusterDirectory.path, "-U", EmbeddedPostgres.user, "--auth=trust", "-E", "UTF8",
+        "--locale=C.UTF-8", "--no-instructions",
+    ])
+    try embedded.run("pg_ctl", [
+        "-D", embedded.clusterDirectory.path, "-l", embedded.logFile.path, "-w", "-t", "60",
+        "-o", "-c listen_addresses='' -k \(folder) -p 5432 -c fsync=off", "start",
+    ])
+    let psql = ["-X", "-q", "-h", folder, "-p", "5432", "-U", EmbeddedPostgres.user]
+    try embedded.run("createdb", ["-h", folder, "-p", "5432", "-U", EmbeddedPostgres.user, EmbeddedPostgres.database])
+    try embedded.run("psql", psql + ["-d", EmbeddedPostgres.database, "-c", "CREATE TABLE kept (note text); INSERT INTO kept VALUES ('made before the upgrade')"])
+    if !leaveRunning {
+        try embedded.run("pg_ctl", ["-D", embedded.clusterDirectory.path, "-m", "fast", "-w", "stop"])
+    }
+}
+
+/// A folder under /tmp the `postgres` user can reach into (the cluster's own folder is made 0700).
+private func withScratchFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let folder = URL(fileURLWithPath: "/tmp/fulfilment-pgauth-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    chmod(folder.path, 0o755)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}
+
+private func mode(_ path: String) throws -> mode_t {
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw TestSetupError("stat \(path): \(String(cString: strerror(errno)))") }
+    return info.st_mode & 0o777
+}
