@@ -17,11 +17,12 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
         database: database, hasher: PasswordHasher(cost: configuration.bcryptCost, queue: BcryptQueue(limits: configuration.bcryptQueue)),
         throttle: configuration.loginThrottle, sessionLifetime: configuration.sessionLifetime)
     let keys = KeyringStore(configuration.keyring)
+    let dataKeys = DataKeyStore(configuration.dataKeys)
     let health = DatabaseHealth()
     let bus = EventBus(database: database, logger: logger)
     let events = EventStream(database: database, bus: bus, heartbeat: configuration.eventHeartbeat)
     let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events,
-        webhookSecret: configuration.webhookSecret, health: health, metricsToken: configuration.metricsToken,
+        dataKeys: dataKeys, webhookSecret: configuration.webhookSecret, health: health, metricsToken: configuration.metricsToken,
         secureCookies: configuration.secureCookies, clock: configuration.clock)
     let migrated = AsyncFlag()
     var app = Application(
@@ -36,12 +37,15 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
             AfterMigrations(migrated: migrated, base: bus),
             AfterMigrations(
                 migrated: migrated,
-                base: WebhookDispatcherService(database: database, settings: configuration.webhookDispatch, bus: bus, logger: logger)),
+                base: DataKeysInScope(
+                    keys: dataKeys,
+                    base: WebhookDispatcherService(database: database, settings: configuration.webhookDispatch, bus: bus, logger: logger))),
         ],
         logger: logger
     )
     app.beforeServerStarts {
         try await Migrator(connection: configuration.database, migrations: migrations).migrate(logger: logger)
+        try await WebhookSecretStorage.prepare(configuration.database, keys: dataKeys, logger: logger)
         migrated.set(true)
     }
     return app
@@ -49,7 +53,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
 
 func buildRouter(
     database: Database, migrations: [Migration], keys: KeyringStore, accounts: Accounts, events: EventStream,
-    webhookSecret: String? = nil,
+    dataKeys: DataKeyStore = DataKeyStore(.processWide), webhookSecret: String? = nil,
     health: DatabaseHealth = DatabaseHealth(), metricsToken: String? = nil, secureCookies: Bool = false,
     clock: @escaping @Sendable () -> Date = { Date() }
 ) throws -> Router<AppRequestContext> {
@@ -70,7 +74,7 @@ func buildRouter(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
-    let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events, clock: clock)
+    let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events, dataKeys: dataKeys, clock: clock)
     let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
     // Compact JSON with sorted keys (the same bytes for the same answer): the generator's default
     // also pretty-prints, whitespace the encoder writes and the wire carries (issue 15).

@@ -10,6 +10,10 @@ public struct AppConfiguration: Sendable {
     public var database: ConnectionInfo
     /// The pickup-token keys: the newest signs receipts, all are published and verify. Never log it.
     public var keyring: PickupKeyring
+    /// The data keys that encrypt webhook signing secrets at rest (`data-key-*.aes` in the keys
+    /// folder, which `fulfilment serve` loads, or makes on first start). The default, for tests
+    /// and tools that build the application in memory, is one key per process. Never log it.
+    public var dataKeys: DataKeyring = .processWide
     public var migrationsDirectory: URL
     public var logLevel: Logger.Level
     /// bcrypt cost for new password hashes: 12 unless `FULFILMENT_BCRYPT_COST` says otherwise

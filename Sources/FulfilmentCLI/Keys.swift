@@ -1,18 +1,21 @@
 import ArgumentParser
 import Fulfilment
 import Foundation
+import Logging
 import QRReceipt
 
 /// Manage the pickup-token signing keys. Prints public keys only; private keys stay in their files.
 struct Keys: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage the pickup-token signing keys (Ed25519): generate, rotate, list.",
+        abstract: "Manage the pickup-token signing keys (Ed25519) and the data key of secrets at rest: generate, rotate, list.",
         discussion: """
             A keys directory (mode 0700) holds one private key file per key (mode 0600). The key \
             with the highest id signs new receipts; every key in the directory verifies. Running \
-            services read the directory at start-up: restart them after a rotation.
+            services read the directory at start-up: restart them after a rotation. Beside them, \
+            data-key-NNNNN.aes (mode 0600) encrypts webhook signing secrets in the database; \
+            `rotate-data-key` replaces it while the services run.
             """,
-        subcommands: [Generate.self, Rotate.self, List.self])
+        subcommands: [Generate.self, Rotate.self, List.self, RotateDataKey.self])
 
     /// `--dir` (or `--keys-dir`), else `FULFILMENT_KEYS_DIR`, else `.fulfilment/keys`.
     struct DirectoryOption: ParsableArguments {
@@ -36,6 +39,9 @@ struct Keys: ParsableCommand {
             let keyring = try PickupKeys.generate(in: url)
             printWritten(keyring.current.id, in: url)
             printPublicKeys([keyring.current.publicKey])
+            let dataKeys = try DataKeyring.loadOrGenerate(in: url)
+            let file = url.appendingPathComponent(DataKeyring.fileName(for: dataKeys.current.id))
+            print("Data key \(dataKeys.current.id) (encrypts webhook secrets at rest) is \(file.path) (mode 0600: keep it secret).")
         }
     }
 
@@ -65,6 +71,37 @@ struct Keys: ParsableCommand {
             let url = directory.url
             let keyring = try PickupKeys.loadExisting(from: url)
             printPublicKeys(keyring.publicKeys)
+        }
+    }
+}
+
+/// `fulfilment keys rotate-data-key`: a new data key for webhook secrets at rest, every secret
+/// encrypted again under it in one transaction, then the older key files removed.
+struct RotateDataKey: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate-data-key",
+        abstract: "Encrypt every webhook signing secret under a new data key, then remove the old key files.",
+        discussion: """
+            The new key file is written first, so running services that share the keys directory \
+            read it when they meet a secret encrypted with it (no restart); the secrets are \
+            encrypted again in one transaction; the older data key files are removed after it \
+            commits. A backup taken before the rotation needs the old key to give its secrets back: \
+            take a new backup afterwards.
+            """)
+    @OptionGroup var directory: Keys.DirectoryOption
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let url = directory.url
+        let logger = makeLogger(level: .warning)
+        let rotation = try await database.withDatabase(logger: logger) { connection in
+            try await Migrator(connection: connection, migrations: try Migration.load(from: Migration.defaultDirectory)).migrate(logger: logger)
+            return try await WebhookSecretStorage.rotate(connection, directory: url, logger: logger)
+        }
+        let file = url.appendingPathComponent(DataKeyring.fileName(for: rotation.keyID))
+        print("Data key \(rotation.keyID) (\(file.path), mode 0600) now encrypts the secrets of \(rotation.endpoints) webhook endpoints.")
+        if !rotation.removed.isEmpty {
+            print("Removed the old data keys \(rotation.removed.map(String.init).joined(separator: ", ")): take a new backup.")
         }
     }
 }

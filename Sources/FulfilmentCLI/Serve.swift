@@ -44,8 +44,12 @@ struct Serve: AsyncParsableCommand {
                 "dir": "\(keyring.directory?.path ?? "-")", "signingKeyID": "\(keyring.current.id)",
                 "keys": "\(keyring.keys.count)",
             ])
+        // Beside the pickup keys: the data key that encrypts webhook secrets at rest, made on first start.
+        let dataKeys = try DataKeyring.loadOrGenerate(in: keyring.directory ?? PickupKeys.defaultDirectory)
+        logger.info("data keys loaded", metadata: ["dataKeyID": "\(dataKeys.current.id)", "dataKeys": "\(dataKeys.keys.count)"])
         try await database.withDatabase(logger: logger) { connection in
-            let configuration = AppConfiguration(host: host, port: port, database: connection, keyring: keyring, logLevel: level)
+            var configuration = AppConfiguration(host: host, port: port, database: connection, keyring: keyring, logLevel: level)
+            configuration.dataKeys = dataKeys
             if demo {
                 try await Migrator(connection: connection, migrations: try Migration.load(from: configuration.migrationsDirectory))
                     .migrate(logger: logger)

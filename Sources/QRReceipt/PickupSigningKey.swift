@@ -101,47 +101,16 @@ public struct PickupSigningKey: Sendable {
         try self.init(fileContents: text, path: url.path)
     }
 
-    /// Writes the key file at `url` with mode 0600, atomically; never replaces an existing file.
-    ///
-    /// The secret is written to a temporary file created with mode 0600 (so it is never
-    /// readable by others, whatever the umask) and then hard-linked into place, which fails
-    /// if the name is taken. The parent directory must exist.
+    /// Writes the key file at `url` with mode 0600, atomically; never replaces an existing file
+    /// (``PrivateFile/createNew(at:bytes:)``). The parent directory must exist.
     /// - Throws: ``PickupKeyError/fileSystem(path:message:)``, also when `url` already exists.
     public func write(to url: URL) throws(PickupKeyError) {
-        let path = url.path
-        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Self.posixError(path: temporary) }
-        defer { unlink(temporary) }
-        let bytes = Array(fileContents.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { posixWrite(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let error = Self.posixError(path: temporary)
-                close(fd)
-                throw error
-            }
-            written += n
+        do {
+            try PrivateFile.createNew(at: url, bytes: Array(fileContents.utf8))
+        } catch {
+            throw .fileSystem(path: error.path, message: error.message)
         }
-        guard fsync(fd) == 0 else {
-            let error = Self.posixError(path: temporary)
-            close(fd)
-            throw error
-        }
-        close(fd)
-        guard link(temporary, path) == 0 else { throw Self.posixError(path: path) }
     }
-
-    private static func posixError(path: String) -> PickupKeyError {
-        .fileSystem(path: path, message: String(cString: strerror(errno)))
-    }
-}
-
-/// `write(2)`, reachable under a name that the method `write(to:)` does not shadow.
-private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }
 
 /// A public key for verifying pickup tokens, with its id: what is published to scanners.

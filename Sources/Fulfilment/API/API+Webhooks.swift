@@ -3,7 +3,7 @@ import Foundation
 /// Webhook endpoints and their deliveries (issue 14): a manager keeps their store's, an admin
 /// every one. Rules, scoping and SQL live in `Webhooks/`; the dispatcher sends.
 extension API {
-    var webhooks: Webhooks { Webhooks(database: database) }
+    var webhooks: Webhooks { Webhooks(database: database, dataKeys: dataKeys, allowPrivateAddresses: webhookAllowPrivate) }
 
     func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }

@@ -17,6 +17,8 @@ struct API: APIProtocol {
     let accounts: Accounts
     /// Live streams of the outbox's events (server-sent events).
     let events: EventStream
+    /// Seal webhook secrets at rest (`WebhookSecrets`).
+    let dataKeys: DataKeyStore
     /// Now, for the slot rules (`AppConfiguration.clock`).
     var clock: @Sendable () -> Date = { Date() }
 

@@ -34,14 +34,35 @@ enum WebhookDeliveryQueries {
     /// claimed row is not due again until its lease runs out, so two instances never send the
     /// same attempt at once; a crash after sending only means it is sent again after the lease,
     /// with the same `webhook-id`. The statement is `claim_webhook_deliveries` (migration 018).
+    ///
+    /// Each secret is opened here (`WebhookSecrets`, with the data keys in scope), so a claimed
+    /// delivery carries it plain to the sender and nowhere else. A delivery whose secret does not
+    /// open is left out: it stays pending, due again after its lease, with the reason as its
+    /// `lastError` (no key material in it) and in the log.
     static func claim(limit: Int, lease: Duration, on client: PostgresClient, logger: Logger) async throws -> [ClaimedDelivery] {
         let rows = try await client.run(
             "SELECT * FROM claim_webhook_deliveries(\(Int32(clamping: limit)), \(lease.inSeconds))", logger: logger)
         var claimed: [ClaimedDelivery] = []
-        for try await row in rows.decode((UUID, UUID, UUID, Int32, String, String, String).self) {
+        var unopened: [(WebhookDeliveryID, WebhookSecretError)] = []
+        for try await row in rows.decode((UUID, UUID, UUID, Int32, String, String?, Int32?, Data?, String).self) {
+            let id = WebhookDeliveryID(row.0)
+            var secret = row.5 ?? ""
+            if row.5 == nil {
+                do {
+                    secret = try WebhookSecrets.open(row.7 ?? Data(), keyID: Int(row.6 ?? 0), endpoint: row.1, keys: WebhookSecrets.keys)
+                } catch {
+                    unopened.append((id, error))
+                    continue
+                }
+            }
             claimed.append(ClaimedDelivery(
-                id: WebhookDeliveryID(row.0), endpoint: WebhookEndpointID(row.1), eventID: row.2, attempt: Int(row.3),
-                url: row.4, secret: row.5, body: row.6))
+                id: id, endpoint: WebhookEndpointID(row.1), eventID: row.2, attempt: Int(row.3), url: row.4, secret: secret, body: row.8))
+        }
+        for (id, error) in unopened {
+            logger.error("webhook secret not decrypted; the delivery waits", metadata: ["delivery": "\(id)", "reason": "\(error)"])
+            try await client.run(
+                "UPDATE webhook_deliveries SET last_error = \(error.description) WHERE id = \(id.rawValue) AND status = 'pending'",
+                logger: logger)
         }
         return claimed
     }

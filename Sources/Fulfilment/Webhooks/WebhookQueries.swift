@@ -10,14 +10,17 @@ enum WebhookQueries {
         w.created_at, w.updated_at, (extract(epoch FROM w.created_at) * 1000000)::int8
         """
 
+    /// A new endpoint whose secret is stored sealed (`WebhookSecrets`) under data key `keyID`,
+    /// bound to `id`: the plain secret never reaches the database.
     static func insert(
-        store: StoreID?, url: String, description: String, eventTypes: [String], secret: String, by user: UserID,
-        on connection: PostgresConnection, logger: Logger
+        _ id: WebhookEndpointID, store: StoreID?, url: String, description: String, eventTypes: [String], sealedSecret: Data,
+        keyID: Int, by user: UserID, on connection: PostgresConnection, logger: Logger
     ) async throws -> WebhookEndpoint {
         let rows = try await connection.run(
             """
-            INSERT INTO webhook_endpoints AS w (store_id, url, description, event_types, secret, created_by)
-            VALUES (\(store?.rawValue), \(url), \(description), \(eventTypes), \(secret), \(user.rawValue))
+            INSERT INTO webhook_endpoints AS w (id, store_id, url, description, event_types, secret_key_id, secret_sealed, created_by)
+            VALUES (\(id.rawValue), \(store?.rawValue), \(url), \(description), \(eventTypes), \(Int32(keyID)), \(sealedSecret),
+                    \(user.rawValue))
             RETURNING \(unescaped: columns)
             """, logger: logger)
         guard let endpoint = try await decode(rows).first?.0 else { throw APIError.internal }

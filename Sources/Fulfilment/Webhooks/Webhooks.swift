@@ -6,6 +6,8 @@ import PostgresNIO
 /// caller's scope (`WebhookScope`) on every query, and the secret made here and shown once.
 struct Webhooks: Sendable {
     let database: Database
+    /// Seal each new secret (`WebhookSecrets`): the database holds it encrypted only.
+    let dataKeys: DataKeyStore
 
     /// The fields of a new endpoint, as asked.
     struct Draft: Sendable {
@@ -32,8 +34,11 @@ struct Webhooks: Sendable {
         let secret = WebhookSigning.newSecret()
         do {
             let endpoint = try await database.transaction(logger: logger) { connection in
-                try await WebhookQueries.insert(
-                    store: store, url: url, description: description, eventTypes: types, secret: secret, by: identity.userID,
+                let id = WebhookEndpointID(UUID())
+                let key = try await WebhookSecretStorage.writingKey(on: connection, keys: dataKeys, logger: logger)
+                return try await WebhookQueries.insert(
+                    id, store: store, url: url, description: description, eventTypes: types,
+                    sealedSecret: try WebhookSecrets.seal(secret, endpoint: id.rawValue, with: key), keyID: key.id, by: identity.userID,
                     on: connection, logger: logger)
             }
             logger.info("webhook endpoint created", metadata: ["endpoint": "\(endpoint.id)", "by": "\(identity.userID)"])

@@ -1,0 +1,65 @@
+import Foundation
+import ServiceLifecycle
+
+/// Webhook signing secrets at rest (issue 24): sealed with AES-256-GCM under the newest data
+/// key, the key's id stored beside the ciphertext, and bound to their endpoint (the associated
+/// data names the endpoint's id), so a dump alone reveals no secret and a ciphertext copied to
+/// another endpoint's row does not open.
+enum WebhookSecrets {
+    /// The data keys the webhook dispatcher opens secrets with, in scope for its tasks
+    /// (``DataKeysInScope``): the claim (`WebhookDeliveryQueries.claim`) opens them where it reads them.
+    @TaskLocal static var keys: DataKeyStore?
+
+    /// The associated data of an endpoint's secret: what a ciphertext is bound to.
+    static func context(_ endpoint: UUID) -> Data {
+        Data("webhook_endpoints.secret \(endpoint.uuidString.lowercased())".utf8)
+    }
+
+    static func seal(_ secret: String, endpoint: UUID, with key: DataKey) throws -> Data {
+        try key.seal(Data(secret.utf8), context: context(endpoint))
+    }
+
+    /// The plain secret of `endpoint`, sealed under data key `keyID`.
+    /// - Throws: ``WebhookSecretError``: the key is not held, or the ciphertext is not this
+    ///   endpoint's under that key (altered, or moved from another row).
+    static func open(_ sealed: Data, keyID: Int, endpoint: UUID, keys: DataKeyStore?) throws(WebhookSecretError) -> String {
+        guard let keys else { throw .noKeys }
+        guard let key = keys.key(keyID) else { throw .keyNotHeld(keyID: keyID, endpoint: endpoint) }
+        guard let plain = try? key.open(sealed, context: context(endpoint)), let secret = String(data: plain, encoding: .utf8) else {
+            throw .notOpened(keyID: keyID, endpoint: endpoint)
+        }
+        return secret
+    }
+}
+
+/// A stored webhook secret could not be opened. The description is for operators and managers
+/// (it becomes the delivery's `lastError`) and never holds key material or a secret.
+enum WebhookSecretError: Error, Equatable, CustomStringConvertible {
+    case noKeys
+    case keyNotHeld(keyID: Int, endpoint: UUID)
+    case notOpened(keyID: Int, endpoint: UUID)
+
+    var description: String {
+        switch self {
+        case .noKeys:
+            "The endpoint's signing secret cannot be decrypted: this instance has no data keys."
+        case .keyNotHeld(let keyID, _):
+            "The endpoint's signing secret is encrypted with data key \(keyID), which this instance's keys folder does not hold "
+                + "(copy \(DataKeyring.fileName(for: keyID)) from the instance that made it); the delivery is tried again later."
+        case .notOpened(let keyID, _):
+            "The endpoint's signing secret does not decrypt with data key \(keyID): the stored secret was altered or belongs to "
+                + "another endpoint; the delivery is tried again later."
+        }
+    }
+}
+
+/// Runs `base` (the webhook dispatcher) with the instance's data keys in scope, so the claim can
+/// open the secrets it reads.
+struct DataKeysInScope<Base: Service>: Service {
+    let keys: DataKeyStore
+    let base: Base
+
+    func run() async throws {
+        try await WebhookSecrets.$keys.withValue(keys) { try await base.run() }
+    }
+}
