@@ -14,6 +14,7 @@ extension PickWalk {
             <html lang="en">
             <head>
             <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>Pick list \(e(header.batchID)) — \(e(header.storeName))</title>
             <style>\(Self.printCSS)</style>
             </head>
@@ -123,6 +124,7 @@ extension PickWalk {
         .split, .where { font-size: 9.5pt; overflow-wrap: anywhere; }
         .where { color: #333; }
         .empty { font-size: 12pt; }
+        @media screen { body { padding: 3mm; } }
 
         """
 }

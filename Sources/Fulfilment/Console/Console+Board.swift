@@ -54,7 +54,7 @@ extension Console {
                 rows.append(boardRow(order, zone: zone, now: now, csrf: csrf))
             }
             let table: HTML = orders.isEmpty ? "<p class=\"hint\">None.</p>" : """
-                <table><thead><tr><th>Order</th><th>Slot</th><th>Age</th><th>Customer</th><th>Items</th><th>Payment</th><th>Total</th><th>Actions</th></tr></thead>
+                <table class="cards compact"><thead><tr><th>Order</th><th>Slot</th><th>Age</th><th>Customer</th><th>Items</th><th>Payment</th><th>Total</th><th>Actions</th></tr></thead>
                 <tbody>\(HTML.join(rows))</tbody></table>
                 """
             return """
@@ -111,12 +111,12 @@ extension Console {
         return """
             <tr id="order-\(order.number)">
             <td><strong>\(order.number)</strong> <span class="status status-\(order.status.rawValue)">\(order.status.rawValue)</span></td>
-            <td class="slot">\(slotCell(order, zone: zone, now: now))</td>
-            <td>\(TimeText.age(since: order.createdAt))</td>
-            <td>\(order.customerName)</td>
-            <td>\(order.itemCount)</td>
-            <td>\(order.paymentStatus.rawValue) · \(order.paymentMethod == .prepaid ? "prepaid" : "at desk")</td>
-            <td>\(MoneyText.format(order.total))</td>
+            <td class="slot" data-label="Slot">\(slotCell(order, zone: zone, now: now))</td>
+            <td data-label="Age">\(TimeText.age(since: order.createdAt))</td>
+            <td data-label="Customer">\(order.customerName)</td>
+            <td data-label="Items">\(order.itemCount)</td>
+            <td data-label="Payment">\(order.paymentStatus.rawValue) · \(order.paymentMethod == .prepaid ? "prepaid" : "at desk")</td>
+            <td data-label="Total">\(MoneyText.format(order.total))</td>
             <td class="board-actions">\(moves)</td>
             </tr>
             """

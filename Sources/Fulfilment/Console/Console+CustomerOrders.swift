@@ -13,13 +13,14 @@ extension Console {
                 let rows = HTML.join(page.items.map { order in
                     """
                     <tr><td><a href="/orders/\(order.id)">Order \(order.number)</a></td>
-                    <td><span class="status status-\(order.status.rawValue)">\(Self.trackerLabel(order.status))</span>
+                    <td data-label="Status"><span class="status status-\(order.status.rawValue)">\(Self.trackerLabel(order.status))</span>
                     <progress max="100" value="\(Int(order.status.progress * 100))" aria-label="Progress of order \(order.number)"></progress></td>
-                    <td>\(order.itemCount)</td><td>\(MoneyText.format(order.total))</td><td>\(TimeText.format(order.createdAt))</td></tr>
+                    <td data-label="Items">\(order.itemCount)</td><td data-label="Total">\(MoneyText.format(order.total))</td>
+                    <td data-label="Placed">\(TimeText.format(order.createdAt))</td></tr>
                     """
                 })
                 let list: HTML = page.items.isEmpty ? "<p class=\"hint\">No orders yet.</p>" : """
-                    <table><thead><tr><th>Order</th><th>Status</th><th>Items</th><th>Total</th><th>Placed</th></tr></thead>
+                    <table class="cards compact"><thead><tr><th>Order</th><th>Status</th><th>Items</th><th>Total</th><th>Placed</th></tr></thead>
                     <tbody>\(rows)</tbody></table>
                     """
                 return ConsolePage(title: "My orders", session: visit.session, body: "<h1>My orders</h1>\(list)").response()

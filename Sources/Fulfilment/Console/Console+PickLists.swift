@@ -121,13 +121,13 @@ extension Console {
         let rows = HTML.join(open.map { (id, createdAt, orderCount) in
             let key = id.uuidString.lowercased()
             return """
-                <tr><td>\(TimeText.format(createdAt))</td><td>\(orderCount)</td>
+                <tr><td data-label="Created">\(TimeText.format(createdAt))</td><td data-label="Orders">\(orderCount)</td>
                 <td><a class="button" href="/console/pick-lists/\(key)/pick">Pick mode</a>
                 <a class="button secondary" href="/console/pick-lists/\(key)/print" target="_blank">Print (A4)</a></td></tr>
                 """
         })
         let list: HTML = open.isEmpty ? "<p class=\"hint\">No open pick lists.</p>" : """
-            <table id="open-pick-lists"><thead><tr><th>Created</th><th>Orders</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
+            <table id="open-pick-lists" class="cards compact"><thead><tr><th>Created</th><th>Orders</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
             """
         let noticeHTML = notice.map { $0.render(id: "pick-note") } ?? .empty
         return ConsolePage(

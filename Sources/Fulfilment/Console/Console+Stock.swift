@@ -11,7 +11,8 @@ extension Console {
     func registerStock(on router: Router<AppRequestContext>) {
         router.get("/console/stock") { request, context in
             try await page(request, context, operation: "listStock", store: { $0.storeID }) { visit in
-                try await stockPage(visit, query: request.uri.queryParameters["q"].map(String.init), notice: nil)
+                // Decoded as a form is (`+` is a space), which Hummingbird's query parameters do not do.
+                try await stockPage(visit, query: ConsoleForm(encoded: request.uri.query ?? "")["q"], notice: nil)
             }
         }
         router.post("/console/stock/:productId/level") { request, context in
@@ -95,7 +96,7 @@ extension Console {
         }
         let noticeHTML = notice.map { $0.render(id: "stock-note") } ?? .empty
         let table: HTML = rows.isEmpty ? "<p class=\"hint\">Nothing to show.</p>" : """
-            <table id="stock"><thead><tr><th>Product</th><th>Where</th><th>Stock</th><th>Age</th></tr></thead><tbody>\(rows)</tbody></table>
+            <table id="stock" class="cards"><thead><tr><th>Product</th><th>Where</th><th>Stock</th><th>Age</th></tr></thead><tbody>\(rows)</tbody></table>
             """
         let heading = text.isEmpty ? "Reorder report: at or below minimum supply" : "Products matching “\(text)”"
         return ConsolePage(
@@ -132,20 +133,20 @@ extension Console {
         return """
             <tr id="product-\(product.sku)">
             <td><strong>\(product.name)</strong><br><span class="hint">SKU \(product.sku)\(product.barcode.map { " · \($0)" } ?? "")</span></td>
-            <td>\(location?.sentence ?? LocationRecord.notLocatedSentence)
-            <form method="post" action="\(base)/location" class="actions">\(keep)
-            <input name="aisleCode" value="\(location?.aisleCode ?? "")" size="4" aria-label="Aisle">
-            <input name="bay" type="number" value="\(location?.bay.map(String.init) ?? "")" size="3" aria-label="Bay">
-            <input name="shelf" value="\(location?.shelf ?? "")" size="3" aria-label="Shelf">
+            <td data-label="Where">\(location?.sentence ?? LocationRecord.notLocatedSentence)
+            <form method="post" action="\(base)/location" class="fields">\(keep)
+            <label class="field">Aisle <input name="aisleCode" value="\(location?.aisleCode ?? "")" size="4"></label>
+            <label class="field">Bay <input name="bay" type="number" value="\(location?.bay.map(String.init) ?? "")"></label>
+            <label class="field">Shelf <input name="shelf" value="\(location?.shelf ?? "")" size="3"></label>
             <button type="submit">Move</button></form></td>
-            <td>\(stock.map { "\($0.onHand) on hand, \($0.reserved) held" } ?? "not carried")
-            <form method="post" action="\(base)/level" class="actions">\(keep)
+            <td data-label="Stock">\(stock.map { "\($0.onHand) on hand, \($0.reserved) held" } ?? "not carried")
+            <form method="post" action="\(base)/level" class="fields">\(keep)
             <input name="expectedOnHand" type="hidden" value="\(stock?.onHand ?? 0)">
-            <input name="onHand" type="number" min="0" value="\(stock?.onHand ?? 0)" aria-label="On hand">
-            <input name="minSupply" type="number" min="0" value="\(stock?.minSupply ?? 0)" aria-label="Minimum supply">
+            <label class="field">On hand <input name="onHand" type="number" min="0" value="\(stock?.onHand ?? 0)" class="count"></label>
+            <label class="field">Minimum <input name="minSupply" type="number" min="0" value="\(stock?.minSupply ?? 0)" class="count"></label>
             <button type="submit">Set</button></form></td>
-            <td><form method="post" action="\(base)/minimum-age" class="actions">\(keep)
-            <input name="minimumAge" type="number" min="1" max="120" value="\(minimumAge.map(String.init) ?? "")" size="3" aria-label="Minimum age">
+            <td data-label="Age"><form method="post" action="\(base)/minimum-age" class="fields">\(keep)
+            <label class="field">Minimum age <input name="minimumAge" type="number" min="1" max="120" value="\(minimumAge.map(String.init) ?? "")"></label>
             <button type="submit">Set</button></form></td>
             </tr>
             """

@@ -1,5 +1,7 @@
 /// The console's one stylesheet. Verdicts are colour plus a word, in type large enough to read
-/// at arm's length; pick mode fits a 360 px handheld.
+/// at arm's length. Every page fits a 360 px phone without scrolling sideways: tables of many
+/// columns (`table.cards`) become one card per row below 600 px, each value under its column's
+/// name (`data-label`), and long names wrap anywhere rather than widen the page.
 enum ConsoleStyles {
     static let css = #"""
     :root { --ok: #0b6e2f; --ok-bg: #dff5e6; --warn: #8a5300; --warn-bg: #fff1d6; --bad: #a3161a; --bad-bg: #fde2e2;
@@ -18,10 +20,18 @@ enum ConsoleStyles {
     button.secondary, .button.secondary { background: #fff; color: var(--accent); }
     button.danger { background: var(--bad); border-color: var(--bad); }
     input, select { font: inherit; padding: .45rem .6rem; border: 2px solid var(--line); border-radius: 6px; }
+    input, select, button, .button, progress, img { max-width: 100%; }
     label { font-weight: 600; }
     table { border-collapse: collapse; width: 100%; background: #fff; }
     th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
     th { font-size: .85rem; text-transform: uppercase; color: var(--muted); }
+    td { overflow-wrap: break-word; }
+    dd, h1, h2, .notice, table.lines td:nth-child(2) { overflow-wrap: anywhere; }
+    table.lines td:first-child, table.lines td:last-child { white-space: nowrap; }
+    .fields { display: flex; flex-wrap: wrap; gap: .4rem .5rem; align-items: flex-end; margin: .4rem 0 0; }
+    .field { display: flex; flex-direction: column; font-size: .8rem; color: var(--muted); }
+    .field input { font-size: 1.125rem; width: 4.5rem; }
+    .field input.count { width: 6rem; }
     .notice { background: #fff; border: 2px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem; margin: 1rem 0; }
     .notice-refused { border-color: var(--bad); background: var(--bad-bg); }
     .notice-ok { border-color: var(--ok); background: var(--ok-bg); }
@@ -30,14 +40,14 @@ enum ConsoleStyles {
     .signin input { margin: .2rem 0 1rem; }
     .desk .scan { display: flex; gap: .6rem; align-items: flex-end; flex-wrap: wrap; background: #fff; padding: 1rem; border-radius: 10px; border: 1px solid var(--line); }
     .desk .scan label { width: 100%; font-size: 1.1rem; }
-    .desk .scan-input { flex: 1; min-width: 16rem; font-size: 1.6rem; font-family: ui-monospace, monospace; }
+    .desk .scan-input { flex: 1; min-width: min(16rem, 100%); font-size: 1.6rem; font-family: ui-monospace, monospace; }
     .verdict { margin: 1rem 0; padding: 1.2rem 1.5rem; border-radius: 12px; border: 4px solid var(--line); background: #fff; }
     .verdict-word { font-size: 3rem; font-weight: 900; letter-spacing: .04em; margin: 0; text-transform: uppercase; }
     .verdict-detail { font-size: 1.5rem; margin: .3rem 0 .8rem; }
     .verdict.ok { border-color: var(--ok); background: var(--ok-bg); } .verdict.ok .verdict-word { color: var(--ok); }
     .verdict.warn { border-color: var(--warn); background: var(--warn-bg); } .verdict.warn .verdict-word { color: var(--warn); }
     .verdict.bad { border-color: var(--bad); background: var(--bad-bg); } .verdict.bad .verdict-word { color: var(--bad); }
-    .verdict .facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1.2rem; font-size: 1.3rem; }
+    .verdict .facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .2rem 1.2rem; font-size: 1.3rem; }
     .verdict .facts dt { color: var(--muted); } .verdict .facts dd { margin: 0; font-weight: 700; }
     .verdict table { margin: .8rem 0; font-size: 1.2rem; }
     .actions { display: flex; gap: .8rem; flex-wrap: wrap; align-items: center; margin-top: 1rem; }
@@ -64,6 +74,28 @@ enum ConsoleStyles {
     body.pick .what { font-size: 1.2rem; font-weight: 700; }
     body.pick .totes li { margin: .3rem 0; }
     body.pick input.scan-input { width: 100%; font-size: 1.2rem; }
+    @media (max-width: 600px) {
+      main { padding: .6rem; }
+      table.cards, table.cards tbody, table.cards tr, table.cards td, table.cards th[scope=rowgroup] { display: block; width: 100%; }
+      table.cards { background: none; }
+      table.cards thead { display: none; }
+      table.cards tr { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: .4rem .7rem; margin: 0 0 .7rem; }
+      table.cards td { border: 0; padding: .25rem 0; }
+      table.cards td[data-label]::before { content: attr(data-label); display: block; font-size: .75rem; font-weight: 700;
+        text-transform: uppercase; letter-spacing: .03em; color: var(--muted); }
+      table.cards tr.slot-group { background: none; border: 0; padding: .3rem 0 0; margin: 0; }
+      table.cards tr.slot-group th { padding: 0 0 .3rem; }
+      table.cards.compact td[data-label] { padding-left: 6.2rem; }
+      table.cards.compact td[data-label]::before { float: left; width: 5.8rem; margin-left: -6.2rem; padding-top: .2rem; }
+      th, td { padding-left: .4rem; padding-right: .4rem; }
+      .verdict { padding: .8rem; }
+      .verdict-word { font-size: 2.2rem; }
+      .verdict-detail { font-size: 1.25rem; }
+      .verdict .facts { gap: .1rem .8rem; font-size: 1.1rem; }
+      .verdict table { font-size: 1.05rem; }
+      .big { font-size: 1.2rem; padding: .6rem 1rem; }
+      .receipt .number { font-size: 1.6rem; }
+    }
     @media (max-width: 480px) {
       header.top { padding: .4rem .6rem; gap: .3rem .8rem; font-size: .95rem; }
       header.top nav { order: 3; flex-basis: 100%; }
