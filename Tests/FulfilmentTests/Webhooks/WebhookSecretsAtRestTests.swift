@@ -92,6 +92,11 @@ struct WebhookSecretsAtRestTests {
                         ["keys", "rotate-data-key", "--keys-dir", folder.path, "--database-url", Backup.conninfo(app.database)])
                     #expect(rotated.status == 0, "\(rotated.output)")
                     #expect(rotated.output.contains("Data key 2"))
+                    let newKey = try String(contentsOf: folder.appendingPathComponent("data-key-00002.aes"), encoding: .utf8)
+                        .split(separator: "\n").first { $0.hasPrefix("key: ") }!.dropFirst(5)
+                    for never in [first["secret"].string!, second["secret"].string!, String(newKey)] {
+                        #expect(!rotated.output.contains(never), "the command prints no secret and no key")
+                    }
                     #expect(try keyFiles(folder) == ["data-key-00002.aes"])
                     #expect(try mode(folder.appendingPathComponent("data-key-00002.aes")) == 0o600)
                     #expect(
