@@ -39,6 +39,30 @@ struct EmbeddedPostgresTests {
         }
     }
 
+    @Test(
+        "run by a user other than root, `postgres start` makes the folder 0700 too, prints the password, and keeps other users out",
+        .enabled(if: canSwitchToNobody, "this machine does not let the tests run commands as other users (runuser needs root)"))
+    func nonRootOwner() async throws {
+        try await withScratchFolder { folder in
+            try EmbeddedPostgres.execute("/bin/chown", ["postgres", folder.path])
+            let data = folder.appendingPathComponent("pg")
+            let asPostgres = ["-u", "postgres", "--", ServiceProcess.binary, "postgres"]
+            let started = try await Subprocess.run("/usr/sbin/runuser", asPostgres + ["start", "--unsafe-fast", "--data-dir", data.path])
+            defer { _ = try? Subprocess.run("/usr/sbin/runuser", asPostgres + ["stop", "--data-dir", data.path]) as Subprocess.Outcome }
+            try #require(started.status == 0, "\(started.output)\(started.errors)")
+            let embedded = try EmbeddedPostgres(dataDirectory: data, logger: Logger(label: "test"))
+            #expect(try mode(data.path) == 0o700)
+            #expect(try mode(embedded.passwordFile.path) == 0o600)
+            #expect(try mode(embedded.socketPath) == 0o700)
+            let printed = try ConnectionInfo.parse(started.output.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(printed.password == (try embedded.storedPassword()))
+            #expect(try await sql("SELECT current_user", on: printed) == [[EmbeddedPostgres.user]])
+            #expect(!started.errors.contains(try embedded.storedPassword()))
+            let asNobody = try await psqlAsNobody(embedded, password: try embedded.storedPassword())
+            #expect(asNobody.status != 0 && asNobody.errors.contains("Permission denied"), "\(asNobody.output)\(asNobody.errors)")
+        }
+    }
+
     @Test("a cluster an older version made with --auth=trust is upgraded in place on the next start: password, rules, folder, data kept")
     func trustClusterUpgraded() async throws {
         try await withScratchFolder { folder in
