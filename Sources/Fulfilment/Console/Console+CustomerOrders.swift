@@ -32,12 +32,14 @@ extension Console {
                 // `getOrder` shows staff of the store the order too; the receipt page is the customer's alone.
                 let order = try await api.visibleOrder(orderID)
                 guard order.customerID == visit.identity.userID else { throw OrderError.orderNotFound }
-                return customerOrderPage(visit, order: order)
+                let zone = try await CalendarQueries.calendar(store: order.storeID, on: database.client, logger: visit.logger)?.timeZone
+                return customerOrderPage(visit, order: order, zone: zone)
             }
         }
     }
 
-    func customerOrderPage(_ visit: Visit, order: Order) -> Response {
+    /// The order with its receipt; times in `zone`, the store's, as the customer's clock shows them.
+    func customerOrderPage(_ visit: Visit, order: Order, zone: TimeZone?) -> Response {
         let steps: [OrderStatus] = [.pending, .packaged, .delivering, .completed]
         let tracker = HTML.join(steps.map { step in
             let done = order.status != .cancelled && step.progress <= order.status.progress
@@ -54,7 +56,7 @@ extension Console {
                 <img id="receipt-qr" alt="Pickup code for order \(order.number)" src="data:image/png;base64,\(Data(png).base64EncodedString())">
                 <p class="number">Order \(order.number)</p>
                 \(bringID)
-                <p class="hint">Show this code at the desk. It is valid until \(TimeText.format(pickup.expiresAt)).</p>
+                <p class="hint">Show this code at the desk. It is valid until <span id="receipt-expiry">\(TimeText.local(pickup.expiresAt, in: zone))</span>.</p>
                 </section>
                 """
         }

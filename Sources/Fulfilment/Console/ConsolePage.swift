@@ -146,6 +146,18 @@ enum TimeText {
         return String(format: "%04d-%02d-%02d %02d:%02d:%02d UTC", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
     }
 
+    /// A moment as the store's clock shows it, with the zone's offset then, so a customer need
+    /// not convert from UTC: `Wed 1 Dec 2026 18:30 (UTC-05:00)`; UTC when the store has no zone.
+    static func local(_ date: Date, in zone: TimeZone?) -> String {
+        let zone = zone ?? TimeZone(identifier: "UTC")!
+        let day = LocalDate(date, in: zone)
+        let (year, month, dayOfMonth) = day.components
+        let offset = zone.secondsFromGMT(for: date)
+        let utc = offset == 0 ? "UTC"
+            : "UTC\(offset < 0 ? "-" : "+")\(LocalDate.pad(abs(offset) / 3600, 2)):\(LocalDate.pad(abs(offset) % 3600 / 60, 2))"
+        return "\(SlotText.weekdays[day.weekday - 1]) \(dayOfMonth) \(SlotText.months[month - 1]) \(year) \(SlotText.time(date, zone)) (\(utc))"
+    }
+
     /// How long ago, in whole minutes or hours (`12 min`, `3 h 5 min`).
     static func age(since date: Date, now: Date = Date()) -> String {
         let minutes = max(0, Int(now.timeIntervalSince(date) / 60))
