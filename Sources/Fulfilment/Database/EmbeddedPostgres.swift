@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import QRReceipt
 
 /// A private PostgreSQL cluster under a data folder: created on first use, started on a
 /// unix socket inside that folder (no TCP port), stopped when the service stops.
@@ -121,8 +122,9 @@ public struct EmbeddedPostgres: Sendable {
         return startedHere
     }
 
-    /// The password, made on first start: random, in a file only the folder's owner may read.
-    /// Hexadecimal, so it needs no quoting in a connection string or in SQL.
+    /// The password, made on first start: random, in a file only the folder's owner may read
+    /// (`PrivateFile`: 0600 from the start, and whole or absent after a crash). Hexadecimal, so it
+    /// needs no quoting in a connection string or in SQL.
     private func makePasswordIfMissing() throws -> String {
         if let password = try? storedPassword() {
             chmod(passwordFile.path, 0o600)
@@ -130,15 +132,10 @@ public struct EmbeddedPostgres: Sendable {
         }
         var generator = SystemRandomNumberGenerator()
         let password = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-        // Created 0600 from the start (O_EXCL: never through a file someone else put there).
-        let descriptor = open(passwordFile.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else {
-            throw Failure.commandFailed("create \(passwordFile.path)", output: String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        let line = Array((password + "\n").utf8)
-        guard write(descriptor, line, line.count) == line.count, fsync(descriptor) == 0 else {
-            throw Failure.commandFailed("write \(passwordFile.path)", output: String(cString: strerror(errno)))
+        do {
+            try PrivateFile.createNew(at: passwordFile, bytes: Array((password + "\n").utf8))
+        } catch {
+            throw Failure.commandFailed("create \(error.path)", output: error.message)
         }
         return password
     }
