@@ -17,7 +17,8 @@ struct EmbeddedPostgresTests {
             #expect(try mode(embedded.passwordFile.path) == 0o600)
             #expect(try mode(embedded.socketPath) == 0o700)
             #expect(try !embedded.trustsConnections())
-            try await expectOnlyThePasswordLetsIn(embedded)
+            try await expectOnlyThePasswordLetsIn(embedded.connectionInfo)
+            try await expectTCPAsksForThePassword(embedded)
         }
     }
 
@@ -77,15 +78,15 @@ struct EmbeddedPostgresTests {
             #expect(try mode(embedded.dataDirectory.path) == 0o700)
             #expect(try mode(embedded.passwordFile.path) == 0o600)
             #expect(try mode(embedded.socketPath) == 0o700)
-            try await expectOnlyThePasswordLetsIn(embedded)
+            try await expectOnlyThePasswordLetsIn(embedded.connectionInfo)
             let kept = try await sql("SELECT note FROM kept", on: embedded.connectionInfo)
             #expect(kept == [["made before the upgrade"]])
             // The password never reached the server's log.
             let serverLog = try String(contentsOf: embedded.logFile, encoding: .utf8)
             #expect(!serverLog.contains(try embedded.storedPassword()))
+            try await expectTCPAsksForThePassword(embedded)  // the `host` rules were rewritten too
 
             // The next start finds nothing to upgrade and the same password still works.
-            embedded.stop()
             #expect(try embedded.start(durability: .unsafeFast))
             #expect(try await sql("SELECT note FROM kept", on: embedded.connectionInfo) == [["made before the upgrade"]])
         }
@@ -99,7 +100,7 @@ struct EmbeddedPostgresTests {
             defer { embedded.stop() }
             #expect(try !embedded.start(durability: .unsafeFast))  // it was running already
             #expect(try !embedded.trustsConnections())
-            try await expectOnlyThePasswordLetsIn(embedded)
+            try await expectOnlyThePasswordLetsIn(embedded.connectionInfo)
             #expect(try await sql("SELECT note FROM kept", on: embedded.connectionInfo) == [["made before the upgrade"]])
         }
     }
@@ -147,9 +148,9 @@ struct EmbeddedPostgresTests {
     }
 }
 
-/// Without a password, or with a wrong one, the cluster's socket refuses; its own password gets in.
-private func expectOnlyThePasswordLetsIn(_ embedded: EmbeddedPostgres) async throws {
-    var info = embedded.connectionInfo
+/// Without a password, or with a wrong one, the cluster refuses `info`; its own password gets in.
+private func expectOnlyThePasswordLetsIn(_ connection: ConnectionInfo) async throws {
+    var info = connection
     #expect(info.password != nil)
     #expect(try await sql("SELECT current_user", on: info) == [[EmbeddedPostgres.user]])
     // No password file or environment variable may help the refused attempts along.
@@ -165,6 +166,23 @@ private func expectOnlyThePasswordLetsIn(_ embedded: EmbeddedPostgres) async thr
             #expect(message.contains("password authentication failed") || message.contains("no password supplied"), "\(message)")
         }
     }
+}
+
+/// The service never opens a TCP port on the embedded cluster, but should someone start it with
+/// one, the `host` rules ask for the password as the socket's do. Leaves the cluster stopped.
+private func expectTCPAsksForThePassword(_ embedded: EmbeddedPostgres) async throws {
+    embedded.stop()
+    let port = try ServiceProcess.freePort()
+    try embedded.run("pg_ctl", [
+        "-D", embedded.clusterDirectory.path, "-l", embedded.logFile.path, "-w", "-t", "60",
+        "-o", "-c listen_addresses=127.0.0.1 -p \(port) -k \(embedded.dataDirectory.path) -c fsync=off", "start",
+    ])
+    defer { _ = try? embedded.run("pg_ctl", ["-D", embedded.clusterDirectory.path, "-m", "fast", "-w", "stop"]) }
+    var overTCP = embedded.connectionInfo
+    overTCP.options["host"] = "127.0.0.1"
+    overTCP.options["port"] = String(port)
+    #expect(overTCP.unixSocketPath == nil)
+    try await expectOnlyThePasswordLetsIn(overTCP)
 }
 
 /// psql as `nobody`, with the right password, against the cluster's socket.
