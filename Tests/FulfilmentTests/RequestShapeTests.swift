@@ -30,7 +30,7 @@ struct RequestShapeTests {
     func tooLarge() async throws {
         try await withApp { app in
             let customer = try await app.registerCustomer()
-            let huge = "{\"paymentMethod\": \"" + String(repeating: "x", count: RequestShapeMiddleware<AppRequestContext>.maximumBody) + "\"}"
+            let huge = "{\"paymentMethod\": \"" + String(repeating: "x", count: BodyLimit.json.bytes) + "\"}"
             let reply = try await app.request(.post, "/v1/checkout", rawBody: huge, token: customer.token)
             #expect(reply.status == .contentTooLarge)
             #expect(reply.errorCode == "payload_too_large")

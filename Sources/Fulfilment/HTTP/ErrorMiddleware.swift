@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import OpenAPIRuntime
 
 /// Turns every error that escapes a route into the JSON error envelope.
@@ -34,6 +35,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if let convertible = serverError.underlyingError as? any APIErrorConvertible {
                 return convertible.apiError
             }
+            if serverError.underlyingError is NIOTooManyBytesError { return tooLarge }
             if serverError.underlyingError.isDatabaseUnavailable { return DatabaseUnavailable().apiError }
             if serverError.underlyingError.isTransientConflict { return DatabaseBusy().apiError }
             if let valueError = serverError.underlyingError.clientValueError { return valueError }
@@ -49,6 +51,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                     serverError.httpStatus, code(for: serverError.httpStatus), requestProblem(serverError))
             }
             return .internal
+        case is NIOTooManyBytesError:
+            return tooLarge
         case let failed where failed.isDatabaseUnavailable:
             return DatabaseUnavailable().apiError
         case let failed where failed.isTransientConflict:
@@ -63,6 +67,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         default:
             return .internal
         }
+    }
+
+    /// A body a reader stopped at its limit (`BodyLimit` refuses first; this is the backstop for
+    /// any reader with a tighter limit of its own).
+    static var tooLarge: APIError {
+        APIError(.contentTooLarge, "payload_too_large", "The request body is larger than this route takes.")
     }
 
     /// A request body that is not JSON is a 400; JSON of the wrong shape is a 422 naming the field.

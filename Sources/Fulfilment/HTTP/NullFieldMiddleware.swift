@@ -18,7 +18,7 @@ struct NullFieldMiddleware<Context: RequestContext>: RouterMiddleware {
             request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
         else { return try await next(request, context) }
         var request = request
-        let body = try await request.collectBody(upTo: RequestShapeMiddleware<Context>.maximumBody)
+        let body = try await request.collectBody(upTo: BodyLimit.json.bytes)
         // A body without the four bytes `null` has none to refuse: most bodies, never parsed twice.
         if Self.mayHoldNull(body), let json = try? JSONSerialization.jsonObject(with: Data(buffer: body), options: [.fragmentsAllowed]),
             let field = Self.firstNull(in: json, at: "")

@@ -3,20 +3,14 @@ import HTTPTypes
 import Hummingbird
 
 /// `405 method_not_allowed` with `Allow` for a path the contract has under other methods (a
-/// `DELETE` of the checkout, a `GET` of the picks), instead of a misleading 404; and `413
-/// payload_too_large` for a body declared larger than the service ever reads, before any of it
-/// is read. Both are judged from the contract itself, so they never drift from it.
+/// `DELETE` of the checkout, a `GET` of the picks), instead of a misleading 404, judged from the
+/// contract itself so it never drifts from it; and every body capped by its route's `BodyLimit`
+/// (`413`) before any of it is read.
 struct RequestShapeMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The largest body any route takes: a product image (2 MiB) and a little room.
-    static var maximumBody: Int { 2 * 1024 * 1024 + 64 * 1024 }
-
     let routes: ContractRoutes
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maximumBody {
-            throw APIError(.contentTooLarge, "payload_too_large", "A request body is at most \(Self.maximumBody) bytes.",
-                details: ["limitBytes": .int(Self.maximumBody)])
-        }
+        let request = try await BodyLimit.of(method: request.method, path: request.uri.path).apply(to: request)
         if let allowed = routes.methods(for: request.uri.path), !allowed.contains(request.method.rawValue) {
             throw APIError(
                 .methodNotAllowed, "method_not_allowed", "\(request.method.rawValue) is not allowed here; use \(allowed.sorted().joined(separator: ", ")).",
