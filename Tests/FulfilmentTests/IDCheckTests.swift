@@ -123,23 +123,86 @@ struct MinimumAgeImportTests {
         }
     }
 
-    @Test("a manager sets a minimum age through the API; staff cannot")
-    func managerSetsMinimumAge() async throws {
+    @Test("the chain's minimum age is the admin's to set; a manager and staff cannot change it for the chain")
+    func adminSetsChainMinimumAge() async throws {
         try await withApp { app in
             let store = try await app.createStore()
+            let admin = try await app.signInAdmin()
             let manager = try await app.signIn(role: .manager, store: store)
             let staff = try await app.signIn(role: .staff, store: store)
             let product = try await app.addProduct(store: store, name: "Stout")
-            let set = try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 18], token: manager.token)
+            for refused in [manager, staff] {
+                let reply = try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 16], token: refused.token)
+                #expect(reply.status == .forbidden)
+            }
+            #expect(try await sql("SELECT minimum_age FROM products WHERE id = $1", [product], on: app.database)[0][0] == nil)
+            let set = try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 18], token: admin.token)
             #expect(set.status == .ok)
             #expect(set.json["minimumAge"].int == 18)
-            #expect(try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 18], token: staff.token).status == .forbidden)
-            #expect(try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 0], token: manager.token).status == .unprocessableContent)
-            let cleared = try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": .null], token: manager.token)
+            #expect(try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 0], token: admin.token).status == .unprocessableContent)
+            let cleared = try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": .null], token: admin.token)
             #expect(cleared.status == .ok)
             // The contract requires the field: none is a present null, not a missing key.
             #expect(cleared.json.has("minimumAge") && cleared.json["minimumAge"] == .null)
             #expect(try await sql("SELECT minimum_age FROM products WHERE id = $1", [product], on: app.database)[0][0] == nil)
+        }
+    }
+
+    @Test("a store's manager adds a stricter age for their store alone, never a lower one; checkout at each store asks its own")
+    func storeAddsStricterAge() async throws {
+        try await withApp { app in
+            let strict = try await app.createStore()
+            let other = try await app.createStore()
+            let admin = try await app.signInAdmin()
+            let manager = try await app.signIn(role: .manager, store: strict)
+            let staff = try await app.signIn(role: .staff, store: strict)
+            let otherStaff = try await app.signIn(role: .staff, store: other)
+            let rum = try await app.addProduct(store: strict, name: "Overproof rum", price: 2600, onHand: 10)
+            try await sql("INSERT INTO stock (store_id, product_id, on_hand) VALUES ($1, $2, 10)", [other, rum], on: app.database)
+            #expect(try await app.request(.put, "/v1/products/\(rum)/minimum-age", json: ["minimumAge": 18], token: admin.token).status == .ok)
+            let path = "/v1/stores/\(strict)/products/\(rum)/minimum-age"
+
+            // Lower than the chain's: refused, and nothing is written.
+            let lower = try await app.request(.put, path, json: ["minimumAge": 16], token: manager.token)
+            #expect(lower.status == .unprocessableContent, "\(lower.text)")
+            #expect(lower.errorCode == "minimum_age_below_chain")
+            #expect(lower.json["error"]["details"]["chainMinimumAge"].int == 18)
+            #expect(try await sql("SELECT count(*) FROM store_minimum_ages", on: app.database)[0][0] == "0")
+
+            // Stricter: kept for this store alone.
+            let stricter = try await app.request(.put, path, json: ["minimumAge": 21], token: manager.token)
+            #expect(stricter.status == .ok, "\(stricter.text)")
+            #expect(stricter.json["minimumAge"].int == 21)
+            #expect(stricter.json["chainMinimumAge"].int == 18)
+            #expect(stricter.json["storeMinimumAge"].int == 21)
+            let seen = try await app.request(.get, path, token: staff.token)
+            #expect(seen.status == .ok && seen.json["minimumAge"].int == 21)
+            #expect(try await sql("SELECT minimum_age FROM products WHERE id = $1", [rum], on: app.database)[0][0] == "18")
+
+            // Another store's manager and staff reach none of it; staff cannot set it.
+            let otherManager = try await app.signIn(role: .manager, store: other)
+            #expect(try await app.request(.put, path, json: ["minimumAge": 25], token: otherManager.token).status == .forbidden)
+            #expect(try await app.request(.put, path, json: ["minimumAge": 25], token: staff.token).status == .forbidden)
+            let otherPath = "/v1/stores/\(other)/products/\(rum)/minimum-age"
+            #expect(try await app.request(.get, otherPath, token: otherStaff.token).json["minimumAge"].int == 18)
+
+            // Checkout at each store records the age that holds there.
+            for (store, age) in [(strict, 21), (other, 18)] {
+                let customer = try await app.registerCustomer()
+                try await app.fillCart(customer, store: store, [(rum, 1)])
+                let order = try await app.checkout(customer).json
+                #expect(order["idCheck"]["minimumAge"].int == age, "\(order)")
+                #expect(order["lines"][0]["minimumAge"].int == age)
+                let line = try await sql("SELECT minimum_age FROM order_lines WHERE order_id = $1", [order["id"].string!], on: app.database)
+                #expect(line[0][0] == String(age))
+            }
+
+            // Cleared: the chain's holds again. A chain age raised past the store's holds too.
+            let cleared = try await app.request(.put, path, json: ["minimumAge": .null], token: manager.token)
+            #expect(cleared.status == .ok && cleared.json["minimumAge"].int == 18 && cleared.json["storeMinimumAge"] == .null)
+            #expect(try await app.request(.put, path, json: ["minimumAge": 19], token: manager.token).status == .ok)
+            #expect(try await app.request(.put, "/v1/products/\(rum)/minimum-age", json: ["minimumAge": 20], token: admin.token).status == .ok)
+            #expect(try await app.request(.get, path, token: staff.token).json["minimumAge"].int == 20)
         }
     }
 }

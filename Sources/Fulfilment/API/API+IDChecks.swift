@@ -22,11 +22,22 @@ extension API {
     func setProductMinimumAge(_ input: Operations.SetProductMinimumAge.Input) async throws -> Operations.SetProductMinimumAge.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let product = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        let age = try MinimumAge.checked(body.minimumAge)
-        guard try await MinimumAge.set(age, product: product.rawValue, on: database.client, logger: logger) else {
-            throw CatalogueError.productNotFound
-        }
+        let age = try await MinimumAges(database: database).setChainWide(body.minimumAge, product: product, logger: logger)
         return .ok(.init(body: .json(.init(minimumAge: age))))
+    }
+
+    func getStoreMinimumAge(_ input: Operations.GetStoreMinimumAge.Input) async throws -> Operations.GetStoreMinimumAge.Output {
+        let store = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
+        let product = try ProductID.parse(input.path.productId, notFound: .productNotFound)
+        return .ok(.init(body: .json(.init(try await MinimumAges(database: database).at(store, product: product, logger: logger)))))
+    }
+
+    func setStoreMinimumAge(_ input: Operations.SetStoreMinimumAge.Input) async throws -> Operations.SetStoreMinimumAge.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        let store = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
+        let product = try ProductID.parse(input.path.productId, notFound: .productNotFound)
+        let ages = try await MinimumAges(database: database).setForStore(body.minimumAge, product: product, store: store, logger: logger)
+        return .ok(.init(body: .json(.init(ages))))
     }
 }
 
@@ -38,5 +49,21 @@ extension Components.Schemas.MinimumAge {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(minimumAge, forKey: .minimumAge)
+    }
+}
+
+extension Components.Schemas.StoreMinimumAge {
+    init(_ ages: ProductMinimumAge) {
+        self.init(minimumAge: ages.holding, chainMinimumAge: ages.chain, storeMinimumAge: ages.store)
+    }
+
+    private enum Keys: String, CodingKey { case minimumAge, chainMinimumAge, storeMinimumAge }
+
+    /// Every field, null included: the contract requires them (as `MinimumAge` above).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(minimumAge, forKey: .minimumAge)
+        try container.encode(chainMinimumAge, forKey: .chainMinimumAge)
+        try container.encode(storeMinimumAge, forKey: .storeMinimumAge)
     }
 }

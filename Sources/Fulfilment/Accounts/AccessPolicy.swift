@@ -124,9 +124,12 @@ enum AccessPolicy {
         "recordRefund": .manager,
         // Age-restricted goods (issue 11): staff of the order's store, checked in `RestrictedLines`.
         "removeRestrictedLines": .staff,
-        // Kept with the store's manager (the stock page sets it), although the age is on the
-        // shared product: the law it follows is the store's.
-        "setProductMinimumAge": .manager,
+        // Minimum ages (issue 24): the chain's holds in every store and is its admin's to set;
+        // a store's manager may add a stricter one for their store (never a lower one, checked in
+        // `MinimumAges`), and its staff see what holds there.
+        "setProductMinimumAge": .admin,
+        "getStoreMinimumAge": .staff,
+        "setStoreMinimumAge": .manager,
         "receivePaymentWebhook": .anyone,
         // Pickup slots (issue 13): the calendar is the store's managers' to set, its staff read
         // it; anyone may see the bookable slots; a customer moves only their own order (checked

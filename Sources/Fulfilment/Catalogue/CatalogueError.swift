@@ -22,6 +22,8 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
     case imageTooLarge(limit: Int)
     case unsupportedImage
     case imageTypeMismatch(declared: String, actual: String)
+    /// A store's own minimum age below the chain's, which holds in every store.
+    case minimumAgeBelowChain(chain: Int)
 
     public var apiError: APIError {
         switch self {
@@ -65,6 +67,10 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
         case .imageTypeMismatch(let declared, let actual):
             APIError(.unprocessableContent, "image_type_mismatch",
                 "The body was declared \(declared) but its bytes are \(actual).")
+        case .minimumAgeBelowChain(let chain):
+            APIError(.unprocessableContent, "minimum_age_below_chain",
+                "The chain sells this product only to customers aged \(chain) or over; a store may ask more, never less.",
+                details: ["field": "minimumAge", "chainMinimumAge": .int(chain)])
         }
     }
 }

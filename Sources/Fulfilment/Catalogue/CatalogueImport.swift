@@ -76,7 +76,7 @@ public enum CatalogueImport {
             try await checkAgainstDatabase(store: store.id, on: connection, logger: logger)
             let summary = try await upsert(store: store, rows: rows.count, columns: columns, on: connection, logger: logger)
             let ages = rows.compactMap { row in row.minimumAge.map { (row.product.sku, $0) } }
-            try await MinimumAge.set(ages, on: connection, logger: logger)
+            try await MinimumAgeQueries.setChainWide(ages, on: connection, logger: logger)
             return summary
         }
     }

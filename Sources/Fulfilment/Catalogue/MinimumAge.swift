@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A product's minimum age (alcohol: 18), set by a manager: checkout copies it onto the order
-/// line, and the desk then asks for ID (`IDCheck`). Nil means anyone may buy it.
+/// What a minimum age may be (alcohol: 18): a whole number from 1 to 120, or none (anyone may
+/// buy it). Checkout records the age that holds at the store on the order line, and the desk
+/// then asks for ID (`IDCheck`).
 enum MinimumAge {
     static let range = 1...120
 
@@ -13,22 +14,6 @@ enum MinimumAge {
         return age
     }
 
-    /// Sets (or clears) the minimum age; false when no such product exists.
-    static func set(_ age: Int?, product: UUID, on client: PostgresClient, logger: Logger) async throws -> Bool {
-        let rows = try await client.run(
-            "UPDATE products SET minimum_age = \(age), updated_at = now() WHERE id = \(product) RETURNING 1", logger: logger)
-        for try await _ in rows { return true }
-        return false
-    }
-
-    static func of(product: UUID, on client: PostgresClient, logger: Logger) async throws -> Int? {
-        let rows = try await client.run("SELECT minimum_age FROM products WHERE id = \(product)", logger: logger)
-        for try await age in rows.decode(Int?.self) { return age }
-        return nil
-    }
-}
-
-extension MinimumAge {
     /// A `minimum_age` field of the CSV import: empty clears it, else a whole number 1...120.
     static func parse(_ text: String) throws(CatalogueError) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -36,16 +21,57 @@ extension MinimumAge {
         guard let age = Int(trimmed) else { throw .invalidField("minimum_age", "minimum_age '\(trimmed)' is not a whole number") }
         return try checked(age)
     }
+}
 
-    /// The import's minimum ages by SKU, in the import's transaction (after its products exist).
-    static func set(_ ages: [(String, Int?)], on connection: PostgresConnection, logger: Logger) async throws {
-        guard !ages.isEmpty else { return }
-        // 0 stands for "none" in the bound array (ages are 1...120), turned back into NULL here.
-        try await connection.run(
-            """
-            UPDATE products p SET minimum_age = NULLIF(u.age, 0), updated_at = now()
-            FROM unnest(\(ages.map(\.0))::text[], \(ages.map { Int32($0.1 ?? 0) })::int4[]) AS u(sku, age)
-            WHERE p.sku = u.sku AND p.minimum_age IS DISTINCT FROM NULLIF(u.age, 0)
-            """, logger: logger)
+/// A product's minimum age at one store: the chain's, which its admin sets and which holds in
+/// every store, and the store's own, which its manager may add where the store's law is
+/// stricter. The stricter of the two holds.
+struct ProductMinimumAge: Sendable, Equatable {
+    var chain: Int?
+    var store: Int?
+
+    /// What a customer of the store must be: the greater of the two, nil when neither asks any.
+    var holding: Int? { [chain, store].compactMap { $0 }.max() }
+
+    /// The store's own age, checked against the chain's: never below it (a store may ask more,
+    /// never less); nil clears it.
+    static func storeAge(_ age: Int?, chain: Int?) throws(CatalogueError) -> Int? {
+        guard let age = try MinimumAge.checked(age) else { return nil }
+        if let chain, age < chain { throw .minimumAgeBelowChain(chain: chain) }
+        return age
+    }
+}
+
+/// Setting and reading minimum ages: the chain's (an admin, `AccessPolicy`) and a store's own
+/// (a manager of that store, whose store is bound into the SQL).
+struct MinimumAges: Sendable {
+    let database: Database
+
+    /// Sets (or clears) the chain's age of `product`.
+    func setChainWide(_ age: Int?, product: ProductID, logger: Logger) async throws -> Int? {
+        let age = try MinimumAge.checked(age)
+        guard try await MinimumAgeQueries.setChainWide(age, product: product, on: database.client, logger: logger) else {
+            throw CatalogueError.productNotFound
+        }
+        return age
+    }
+
+    /// The ages of `product` at `store`.
+    func at(_ store: StoreID, product: ProductID, logger: Logger) async throws -> ProductMinimumAge {
+        guard let ages = try await MinimumAgeQueries.ages(of: product, at: store, on: database.client, logger: logger) else {
+            throw CatalogueError.productNotFound
+        }
+        return ages
+    }
+
+    /// Sets (or clears) `store`'s own age of `product`, never below the chain's. The check and
+    /// the write are one statement, so it holds against the chain's age as that statement saw it;
+    /// a chain age raised later still holds, as the greater one always does.
+    func setForStore(_ age: Int?, product: ProductID, store: StoreID, logger: Logger) async throws -> ProductMinimumAge {
+        let age = try MinimumAge.checked(age)
+        guard let outcome = try await MinimumAgeQueries.setForStore(age, product: product, store: store, on: database.client, logger: logger)
+        else { throw CatalogueError.productNotFound }
+        _ = try ProductMinimumAge.storeAge(age, chain: outcome.chain)
+        return outcome
     }
 }

@@ -39,13 +39,11 @@ extension Console {
         }
         router.post("/console/stock/:productId/minimum-age") { request, context in
             let product = context.parameters.get("productId") ?? ""
-            return try await stockAction(request, context, operation: "setProductMinimumAge") { visit, _ in
+            return try await stockAction(request, context, operation: "setStoreMinimumAge") { visit, store in
                 let id = try ProductID.parse(product, notFound: .productNotFound)
-                let age = try MinimumAge.checked(visit.form.int("minimumAge"))
-                guard try await MinimumAge.set(age, product: id.rawValue, on: database.client, logger: visit.logger) else {
-                    throw CatalogueError.productNotFound
-                }
-                return age.map { "Now for customers aged \($0) or over." } ?? "No minimum age."
+                let ages = try await MinimumAges(database: database).setForStore(
+                    visit.form.int("minimumAge"), product: id, store: store, logger: visit.logger)
+                return ages.holding.map { "Now for customers aged \($0) or over." } ?? "No minimum age."
             }
         }
         router.post("/console/stock/staff") { request, context in
@@ -91,8 +89,8 @@ extension Console {
         let csrf = ConsolePage.csrfInput(visit.session)
         var rows: [HTML] = []
         for product in products {
-            let age = try await MinimumAge.of(product: product.id, on: database.client, logger: visit.logger)
-            rows.append(stockRow(product, minimumAge: age, query: text, csrf: csrf))
+            let ages = try await MinimumAges(database: database).at(store, product: ProductID(product.id), logger: visit.logger)
+            rows.append(stockRow(product, minimumAge: ages, query: text, csrf: csrf))
         }
         let noticeHTML = notice.map { $0.render(id: "stock-note") } ?? .empty
         let table: HTML = rows.isEmpty ? "<p class=\"hint\">Nothing to show.</p>" : """
@@ -125,7 +123,8 @@ extension Console {
         ).response(status: status)
     }
 
-    private func stockRow(_ product: ProductRecord, minimumAge: Int?, query: String, csrf: HTML) -> HTML {
+    /// One product's row; its age form sets the store's own age, at least the chain's.
+    private func stockRow(_ product: ProductRecord, minimumAge ages: ProductMinimumAge, query: String, csrf: HTML) -> HTML {
         let stock = product.stock
         let base = "/console/stock/\(product.id.uuidString.lowercased())"
         let keep: HTML = "\(csrf)<input type=\"hidden\" name=\"q\" value=\"\(query)\">"
@@ -145,8 +144,9 @@ extension Console {
             <label class="field">On hand <input name="onHand" type="number" min="0" value="\(stock?.onHand ?? 0)" class="count"></label>
             <label class="field">Minimum <input name="minSupply" type="number" min="0" value="\(stock?.minSupply ?? 0)" class="count"></label>
             <button type="submit">Set</button></form></td>
-            <td data-label="Age"><form method="post" action="\(base)/minimum-age" class="fields">\(keep)
-            <label class="field">Minimum age <input name="minimumAge" type="number" min="1" max="120" value="\(minimumAge.map(String.init) ?? "")"></label>
+            <td data-label="Age">\(ages.holding.map { "\($0)+" } ?? "none")\(ages.chain.map { " (chain: \($0)+)" } ?? "")
+            <form method="post" action="\(base)/minimum-age" class="fields">\(keep)
+            <label class="field">This store <input name="minimumAge" type="number" min="1" max="120" value="\(ages.store.map(String.init) ?? "")"></label>
             <button type="submit">Set</button></form></td>
             </tr>
             """

@@ -54,7 +54,7 @@ struct StockBrowserTests {
                 #expect(try await browser.text("h1") == "Not for you")
             }
             let row = try await sql(
-                "SELECT s.on_hand, s.bay, s.shelf, a.code, p.minimum_age FROM stock s JOIN aisles a ON a.id = s.aisle_id JOIN products p ON p.id = s.product_id WHERE s.product_id = $1",
+                "SELECT s.on_hand, s.bay, s.shelf, a.code, minimum_age_at(s.store_id, s.product_id) FROM stock s JOIN aisles a ON a.id = s.aisle_id WHERE s.product_id = $1",
                 [rum], on: app.database)
             #expect(row.first == ["24", "4", "C", "A7", "18"])
             #expect(try await sql("SELECT role, store_id FROM users WHERE email = 'sam.shelf@example.com'", on: app.database).first == ["staff", store])
