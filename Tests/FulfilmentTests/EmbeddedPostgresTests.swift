@@ -19,6 +19,19 @@ struct EmbeddedPostgresTests {
             #expect(try !embedded.trustsConnections())
             try await expectOnlyThePasswordLetsIn(embedded.connectionInfo)
             try await expectTCPAsksForThePassword(embedded)
+
+            // A password file that no longer matches stops the start with a message naming it.
+            let password = try embedded.storedPassword()
+            try String(password.reversed()).write(to: embedded.passwordFile, atomically: false, encoding: .utf8)
+            do {
+                try embedded.start(durability: .unsafeFast)
+                Issue.record("the cluster started with a password it was not made with")
+            } catch {
+                #expect("\(error)".contains("password authentication failed"), "\(error)")
+                #expect("\(error)".contains(embedded.passwordFile.path), "\(error)")
+            }
+            try password.write(to: embedded.passwordFile, atomically: false, encoding: .utf8)
+            #expect(try await sql("SELECT 1", on: embedded.connectionInfo) == [["1"]])
         }
     }
 

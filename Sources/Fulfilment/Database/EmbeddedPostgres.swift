@@ -115,7 +115,14 @@ public struct EmbeddedPostgres: Sendable {
             startedHere = true
         }
         if try trustsConnections() { try requirePassword(password) }
-        let admin = try LibPQConnection(connectionInfo.with(database: "postgres"))
+        let admin: LibPQConnection
+        do {
+            admin = try LibPQConnection(connectionInfo.with(database: "postgres"))
+        } catch let failure as LibPQConnection.Failure where failure.message.contains("password authentication failed") {
+            throw Failure.commandFailed(
+                "connecting to the embedded cluster",
+                output: "\(failure.message) (the password it was made with is kept in \(passwordFile.path): was that file replaced?)")
+        }
         if try admin.execute("SELECT 1 FROM pg_database WHERE datname = $1", parameters: [Self.database]).isEmpty {
             try admin.execute("CREATE DATABASE \(Self.database)")
         }
@@ -135,6 +142,8 @@ public struct EmbeddedPostgres: Sendable {
         do {
             try PrivateFile.createNew(at: passwordFile, bytes: Array((password + "\n").utf8))
         } catch {
+            // Another command starting the same cluster made it first: theirs is the password.
+            if error.code == EEXIST, let theirs = try? storedPassword() { return theirs }
             throw Failure.commandFailed("create \(error.path)", output: error.message)
         }
         return password
@@ -160,7 +169,7 @@ public struct EmbeddedPostgres: Sendable {
     /// connects. Interrupted, the next start finds `trust` still there and does it again.
     private func requirePassword(_ password: String) throws {
         logger.notice("the embedded PostgreSQL cluster let anyone in without a password: setting one (scram-sha-256)")
-        do {
+        do {  // the connection is closed at the end of this block, before the restart
             let connection = try LibPQConnection(connectionInfo.with(database: "postgres"))
             // The statement holds the password: never let the server's log keep a copy of it.
             try connection.execute("SET log_min_error_statement = panic; SET log_statement = 'none'")
