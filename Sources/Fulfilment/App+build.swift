@@ -20,10 +20,21 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     let dataKeys = DataKeyStore(configuration.dataKeys)
     let health = DatabaseHealth()
     let bus = EventBus(database: database, logger: logger)
-    let events = EventStream(database: database, bus: bus, heartbeat: configuration.eventHeartbeat)
+    let events = EventStream(
+        database: database, bus: bus, heartbeat: configuration.eventHeartbeat, lifetime: configuration.sessionLifetime,
+        perSession: configuration.eventStreamsPerSession)
+    guard configuration.trustedProxies.invalid.isEmpty else {
+        throw ConfigurationError(
+            "FULFILMENT_TRUSTED_PROXIES: \(configuration.trustedProxies.invalid.joined(separator: ", ")) is not an address or CIDR block (such as 10.0.0.0/8)")
+    }
+    let metrics = MetricsEndpoint(token: configuration.metricsToken, host: configuration.host)
+    if metrics.access == .off {
+        logger.notice(
+            "GET /metrics is off: the service listens on \(configuration.host), beyond this machine, and FULFILMENT_METRICS_TOKEN is not set; set it to serve the metrics to Authorization: Bearer <token>")
+    }
     let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events,
-        dataKeys: dataKeys, webhookSecret: configuration.webhookSecret, health: health, metricsToken: configuration.metricsToken,
-        secureCookies: configuration.secureCookies, clock: configuration.clock)
+        dataKeys: dataKeys, webhookSecret: configuration.webhookSecret, health: health, metrics: metrics,
+        trustedProxies: configuration.trustedProxies, secureCookies: configuration.secureCookies, clock: configuration.clock)
     let migrated = AsyncFlag()
     var app = Application(
         router: router,
@@ -54,7 +65,8 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
 func buildRouter(
     database: Database, migrations: [Migration], keys: KeyringStore, accounts: Accounts, events: EventStream,
     dataKeys: DataKeyStore = DataKeyStore(.processWide), webhookSecret: String? = nil,
-    health: DatabaseHealth = DatabaseHealth(), metricsToken: String? = nil, secureCookies: Bool = false,
+    health: DatabaseHealth = DatabaseHealth(), metrics: MetricsEndpoint = MetricsEndpoint(token: nil, host: "127.0.0.1"),
+    trustedProxies: TrustedProxies = .none, secureCookies: Bool = false,
     clock: @escaping @Sendable () -> Date = { Date() }
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
@@ -65,9 +77,8 @@ func buildRouter(
     router.add(middleware: RequestShapeMiddleware(routes: ContractRoutes(yaml: String(decoding: OpenAPIDocument.yaml, as: UTF8.self))))
     router.add(middleware: DatabaseAvailabilityMiddleware(health: health))
     router.add(middleware: NullFieldMiddleware())
-    router.add(middleware: ClientAddressMiddleware())
+    router.add(middleware: ClientAddressMiddleware(trustedProxies: trustedProxies))
     router.add(middleware: CharsetMiddleware())
-    let metrics = MetricsEndpoint(token: metricsToken)
     router.get("/metrics") { request, _ in try metrics.response(for: request) }
     router.get("/openapi.yaml") { _, _ in
         Response(

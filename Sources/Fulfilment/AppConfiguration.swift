@@ -37,6 +37,9 @@ public struct AppConfiguration: Sendable {
     /// and a client that went away is noticed by the next write.
     public var eventHeartbeat: Duration = .seconds(
         EnvironmentSetting.integer("FULFILMENT_EVENT_HEARTBEAT_SECONDS", clampedTo: 1...300) ?? 15)
+    /// The most live event streams one session may have open at once, across every instance
+    /// (`FULFILMENT_EVENT_STREAMS_PER_SESSION`, default 5, 1 to 100); one more is `429`.
+    public var eventStreamsPerSession: Int = EnvironmentSetting.integer("FULFILMENT_EVENT_STREAMS_PER_SESSION", clampedTo: 1...100) ?? 5
     /// How the webhook dispatcher every instance runs retries, leases and gives up
     /// (`FULFILMENT_WEBHOOK_RETRY_SCHEDULE`, `FULFILMENT_WEBHOOK_LEASE_SECONDS`,
     /// `FULFILMENT_WEBHOOK_DISABLE_AFTER_SECONDS`, `FULFILMENT_WEBHOOK_POLL_MS`, and the test-only
@@ -50,6 +53,11 @@ public struct AppConfiguration: Sendable {
     public var sessionLifetime: SessionLifetime = .from(environment: ProcessInfo.processInfo.environment)
     /// Failed sign-ins allowed per account, per client address and per both (see `LoginThrottle`).
     public var loginThrottle = LoginThrottle()
+
+    /// The reverse proxies whose `X-Forwarded-For` names the client (`FULFILMENT_TRUSTED_PROXIES`:
+    /// CIDRs, none by default); see `TrustedProxies`. The service refuses to start with an entry
+    /// that is no CIDR.
+    public var trustedProxies = TrustedProxies(parsing: ProcessInfo.processInfo.environment["FULFILMENT_TRUSTED_PROXIES"] ?? "")
 
     /// When set (`FULFILMENT_METRICS_TOKEN`), `GET /metrics` needs `Authorization: Bearer <it>`. Never log it.
     public var metricsToken: String? = ProcessInfo.processInfo.environment["FULFILMENT_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }

@@ -46,7 +46,7 @@ struct MetricsTests {
 
     @Test("with a metrics token set, /metrics needs it")
     func token() async throws {
-        let endpoint = MetricsEndpoint(token: "s3cret-metrics")
+        let endpoint = MetricsEndpoint(token: "s3cret-metrics", host: "0.0.0.0")
         func request(_ authorization: String?) -> Request {
             var head = HTTPRequest(method: .get, scheme: "http", authority: "x", path: "/metrics")
             if let authorization { head.headerFields[.authorization] = authorization }
@@ -55,5 +55,33 @@ struct MetricsTests {
         #expect(throws: APIError.self) { try endpoint.response(for: request(nil)) }
         #expect(throws: APIError.self) { try endpoint.response(for: request("Bearer wrong-metrics")) }
         #expect(try endpoint.response(for: request("Bearer s3cret-metrics")).status == .ok)
+    }
+
+    @Test("without a token, /metrics is open on a loopback listener only; elsewhere it is off")
+    func openOnLoopbackOnly() {
+        for host in ["127.0.0.1", "127.0.0.53", "::1", "localhost"] {
+            #expect(MetricsEndpoint(token: nil, host: host).access == .open, "\(host)")
+        }
+        for host in ["0.0.0.0", "::", "10.0.0.5", "192.168.1.20", "shop.example.com", "::ffff:10.0.0.1"] {
+            #expect(MetricsEndpoint(token: nil, host: host).access == .off, "\(host)")
+        }
+        #expect(MetricsEndpoint(token: "t", host: "0.0.0.0").access == .token("t"))
+    }
+
+    @Test("a service listening beyond loopback with no metrics token answers /metrics 404, as a path it lacks, and logs how to turn it on")
+    func offBeyondLoopback() async throws {
+        try await withKeysAndDatabase { keys, database in
+            let service = try await ServiceProcess.start(
+                database: database, keysDir: keys, environment: ["FULFILMENT_HOST": "0.0.0.0", "FULFILMENT_METRICS_TOKEN": ""])
+            defer { service.signal(SIGKILL) }
+            let app = service.app(database: database)
+            let metrics = try await app.request(.get, "/metrics")
+            let missing = try await app.request(.get, "/no-such-page")
+            #expect(metrics.status == .notFound)
+            #expect(metrics.text == missing.text, "indistinguishable from a path the service does not have")
+            #expect(!metrics.text.contains("fulfilment_"))
+            #expect(service.log.contains("GET /metrics is off"), "\(service.log)")
+            #expect(service.log.contains("FULFILMENT_METRICS_TOKEN"))
+        }
     }
 }

@@ -1,12 +1,13 @@
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
 /// The client address of the current request, as sign-in throttling counts it: the peer's
 /// IP address (no port), or `unknown` when there is none (a test router, a Unix socket).
 ///
-/// It is the TCP peer, never a client-supplied header such as `X-Forwarded-For`, which
-/// anyone could set to dodge the per-address limit. Behind a reverse proxy every client has
-/// the proxy's address, so the per-address limit then counts the proxy as a whole.
+/// It is the TCP peer, unless that peer is one of `FULFILMENT_TRUSTED_PROXIES`: then the client
+/// its `X-Forwarded-For` names (`TrustedProxies.client`). Anyone else's header is ignored, as
+/// anyone could set it to dodge the per-address limit.
 enum ClientAddress {
     @TaskLocal static var current = "unknown"
 
@@ -18,13 +19,18 @@ enum ClientAddress {
     }
 }
 
-/// Makes the peer's address available to the OpenAPI handlers (which see no Hummingbird
+/// Makes the client's address available to the OpenAPI handlers (which see no Hummingbird
 /// context) as `ClientAddress.current`.
 struct ClientAddressMiddleware: RouterMiddleware {
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+    let trustedProxies: TrustedProxies
+
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        try await ClientAddress.$current.withValue(ClientAddress.describe(context.remoteAddress)) {
+        let peer = ClientAddress.describe(context.remoteAddress)
+        let client = trustedProxies.client(peer: peer, forwardedFor: request.headers[values: Self.forwardedFor])
+        return try await ClientAddress.$current.withValue(client) {
             try await next(request, context)
         }
     }

@@ -13,7 +13,8 @@ extension Console {
                 guard let store = visit.identity.storeID else { throw AccessError.forbidden }
                 let start = try await api.events.storeStart(
                     store, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], logger: visit.logger)
-                let frames = api.events.body(.store(store), after: start, logger: visit.logger)
+                let lease = try await api.events.open(for: visit.identity, logger: visit.logger)
+                let frames = api.events.body(.store(store), after: start, lease: lease, logger: visit.logger)
                 return Response(
                     status: .ok,
                     headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],

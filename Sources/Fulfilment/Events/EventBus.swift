@@ -32,12 +32,20 @@ public final class EventBus: Service, Sendable {
         /// Number every store's leftovers (on connecting, every few seconds, after a failure).
         var sweep = true
         /// Live event streams (subscribers of one store).
-        var streamCount: Int { subscribers.values.filter { $0.store != nil }.count }
+        var streamCount: Int { subscribers.values.filter { if case .store = $0.kind { true } else { false } }.count }
     }
 
     private struct Subscriber {
-        /// nil: every store (the webhook dispatcher).
-        var store: StoreID?
+        enum Kind {
+            /// A live stream of one store's events.
+            case store(StoreID)
+            /// Every store's (the webhook dispatcher).
+            case all
+            /// A live stream's session: woken when it may have ended.
+            case session(SessionID)
+        }
+
+        var kind: Kind
         var wake: AsyncStream<Void>.Continuation
     }
 
@@ -50,22 +58,30 @@ public final class EventBus: Service, Sendable {
     /// the listening connection comes back, since notifications may have been missed meanwhile).
     /// It ends when the service shuts down; stop iterating to unsubscribe.
     func subscribe(store: StoreID) -> AsyncStream<Void> {
-        subscribe(to: store)
+        subscribe(.store(store))
+    }
+
+    /// A sequence that yields when `session` has ended (logout, a disabled account, a password
+    /// change: migration 025), and when the listening connection comes back, since the notice
+    /// may have been missed meanwhile; the stream then looks at its session again. It ends when
+    /// the service shuts down.
+    func watch(session: SessionID) -> AsyncStream<Void> {
+        subscribe(.session(session))
     }
 
     /// Wakes when events of a store with a webhook endpoint are numbered, whatever the store (the
     /// webhook dispatcher, so new deliveries go at once), and when the listener (re)connects. Not
     /// counted as a live stream.
     func subscribeToAll() -> AsyncStream<Void> {
-        subscribe(to: nil)
+        subscribe(.all)
     }
 
-    private func subscribe(to store: StoreID?) -> AsyncStream<Void> {
+    private func subscribe(_ kind: Subscriber.Kind) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id: Int? = state.withLock { state in
             guard !state.closed else { return nil }
             state.nextID += 1
-            state.subscribers[state.nextID] = Subscriber(store: store, wake: continuation)
+            state.subscribers[state.nextID] = Subscriber(kind: kind, wake: continuation)
             ServiceMetrics.eventStreams(state.streamCount)
             return state.nextID
         }
@@ -88,11 +104,25 @@ public final class EventBus: Service, Sendable {
     /// Wakes the streams of `store` (every store's when nil), and the every-store subscribers
     /// (the dispatcher) when `all`.
     private func wake(store: StoreID?, all: Bool) {
-        state.withLock { state in
-            for subscriber in state.subscribers.values {
-                let wanted = subscriber.store.map { theirs in store == nil || theirs == store } ?? all
-                if wanted { subscriber.wake.yield() }
+        wake { kind in
+            switch kind {
+            case .store(let theirs): store == nil || theirs == store
+            case .all: all
+            case .session: false
             }
+        }
+    }
+
+    /// Wakes the watchers of `session` (of every session when nil).
+    private func wake(session: SessionID?) {
+        wake { kind in
+            if case .session(let theirs) = kind { session == nil || theirs == session } else { false }
+        }
+    }
+
+    private func wake(where wanted: (Subscriber.Kind) -> Bool) {
+        state.withLock { state in
+            for subscriber in state.subscribers.values where wanted(subscriber.kind) { subscriber.wake.yield() }
         }
     }
 
@@ -135,6 +165,7 @@ public final class EventBus: Service, Sendable {
                         self.state.withLock { $0.sweep = true }
                         numberingWake.yield()
                         self.wake(store: nil, all: true)
+                        self.wake(session: nil)
                         for try await notification in notifications {
                             switch Notice(payload: notification.payload) {
                             case .written(let store):
@@ -142,9 +173,12 @@ public final class EventBus: Service, Sendable {
                                 numberingWake.yield()
                             case .numbered(let store, let webhooks):
                                 self.wake(store: store, all: webhooks)
+                            case .sessionEnded(let session):
+                                self.wake(session: session)
                             case .unreadable:
                                 // Wake everyone rather than miss one.
                                 self.wake(store: nil, all: true)
+                                self.wake(session: nil)
                             }
                         }
                     }
@@ -188,10 +222,16 @@ extension EventBus {
         /// `<store id> <last>`, and `<store id> <last> webhooks` when the store (or the chain) has
         /// an enabled endpoint, so the dispatcher has something to send.
         case numbered(StoreID, webhooks: Bool)
+        /// `session <session id>`: the session ended (migration 025); its streams end.
+        case sessionEnded(SessionID)
         case unreadable
 
         init(payload: String) {
             let parts = payload.split(separator: " ", omittingEmptySubsequences: false)
+            if parts.count == 2, parts[0] == "session" {
+                self = SessionID(String(parts[1])).map { .sessionEnded($0) } ?? .unreadable
+                return
+            }
             guard let store = StoreID(String(parts[0])) else {
                 self = .unreadable
                 return

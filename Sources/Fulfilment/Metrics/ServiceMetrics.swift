@@ -43,19 +43,44 @@ enum ServiceMetrics {
     }
 }
 
-/// `GET /metrics`: the registry as Prometheus text. With `FULFILMENT_METRICS_TOKEN` set, only for
-/// `Authorization: Bearer <that token>` (the figures say how busy the shop is).
+/// `GET /metrics`: the registry as Prometheus text, for whoever may read how busy the shop is.
+///
+/// With `FULFILMENT_METRICS_TOKEN` set, only for `Authorization: Bearer <that token>`. Without
+/// one, open only on a loopback listener, which nobody off this machine reaches; on any other
+/// address it answers 404 as if it were not there, and the start-up log says how to turn it on.
 struct MetricsEndpoint: Sendable {
-    let token: String?
+    enum Access: Sendable, Equatable {
+        case open
+        case token(String)
+        case off
+    }
+
+    let access: Access
+
+    init(token: String?, host: String) {
+        access = token.map { .token($0) } ?? (Self.isLoopback(host) ? .open : .off)
+    }
+
+    /// `127.0.0.0/8`, `::1` and `localhost`: a listener only this machine reaches.
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" { return true }
+        guard let address = IPAddress(parsing: host) else { return false }
+        return address.bytes.count == 4 ? address.bytes[0] == 127 : address == IPAddress(parsing: "::1")
+    }
 
     func response(for request: Request) throws -> Response {
-        if let token {
+        switch access {
+        case .off:
+            throw HTTPError(.notFound)  // as any path the service does not have
+        case .token(let token):
             guard let presented = RequestScopeMiddleware<AppRequestContext>.bearerToken(request.headers),
                 presented.utf8.count == token.utf8.count,
                 zip(presented.utf8, token.utf8).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0
             else {
                 throw APIError(.unauthorized, "unauthorized", "The metrics need the metrics token (FULFILMENT_METRICS_TOKEN).")
             }
+        case .open:
+            break
         }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -69,7 +69,7 @@ final class SSEClient: @unchecked Sendable {
     var events: [Event] { lock.withLock { parsed } }
     /// How many comment lines (heartbeats) arrived.
     var heartbeats: Int { lock.withLock { comments } }
-    /// The server closed the stream.
+    /// The server ended the stream: its last chunk came, or it closed the connection.
     var hasEnded: Bool { lock.withLock { ended } }
 
     /// Waits until `count` events have arrived (at most `seconds`), and returns them all.
@@ -124,6 +124,8 @@ final class SSEClient: @unchecked Sendable {
             {
                 body.append(contentsOf: raw[lineEnd.upperBound..<(lineEnd.upperBound + size)])
                 raw.removeSubrange(..<(lineEnd.upperBound + size + 2))
+                // The last chunk: the server ended the response (the connection may stay open).
+                if size == 0 { ended = true }
             }
         } else {
             body.append(contentsOf: raw)
