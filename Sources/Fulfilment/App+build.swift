@@ -34,7 +34,8 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     }
     let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events,
         dataKeys: dataKeys, webhookSecret: configuration.webhookSecret, health: health, metrics: metrics,
-        trustedProxies: configuration.trustedProxies, secureCookies: configuration.secureCookies, clock: configuration.clock)
+        trustedProxies: configuration.trustedProxies, secureCookies: configuration.secureCookies, clock: configuration.clock,
+        webhookAllowPrivate: configuration.webhookDispatch.allowPrivate)
     let migrated = AsyncFlag()
     var app = Application(
         router: router,
@@ -67,7 +68,7 @@ func buildRouter(
     dataKeys: DataKeyStore = DataKeyStore(.processWide), webhookSecret: String? = nil,
     health: DatabaseHealth = DatabaseHealth(), metrics: MetricsEndpoint = MetricsEndpoint(token: nil, host: "127.0.0.1"),
     trustedProxies: TrustedProxies = .none, secureCookies: Bool = false,
-    clock: @escaping @Sendable () -> Date = { Date() }
+    clock: @escaping @Sendable () -> Date = { Date() }, webhookAllowPrivate: Bool = false
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     ServiceMetrics.bootstrap()
@@ -85,7 +86,8 @@ func buildRouter(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
-    let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events, dataKeys: dataKeys, clock: clock)
+    let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events, dataKeys: dataKeys, clock: clock,
+        webhookAllowPrivate: webhookAllowPrivate)
     let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
     // Compact JSON with sorted keys (the same bytes for the same answer): the generator's default
     // also pretty-prints, whitespace the encoder writes and the wire carries (issue 15).

@@ -42,8 +42,9 @@ public struct AppConfiguration: Sendable {
     public var eventStreamsPerSession: Int = EnvironmentSetting.integer("FULFILMENT_EVENT_STREAMS_PER_SESSION", clampedTo: 1...100) ?? 5
     /// How the webhook dispatcher every instance runs retries, leases and gives up
     /// (`FULFILMENT_WEBHOOK_RETRY_SCHEDULE`, `FULFILMENT_WEBHOOK_LEASE_SECONDS`,
-    /// `FULFILMENT_WEBHOOK_DISABLE_AFTER_SECONDS`, `FULFILMENT_WEBHOOK_POLL_MS`, and the test-only
-    /// fault hook `FULFILMENT_WEBHOOK_RECORD_DELAY_MS`; see `WebhookDispatchSettings`).
+    /// `FULFILMENT_WEBHOOK_DISABLE_AFTER_SECONDS`, `FULFILMENT_WEBHOOK_POLL_MS`,
+    /// `FULFILMENT_WEBHOOK_ALLOW_PRIVATE`, and the test-only fault hook
+    /// `FULFILMENT_WEBHOOK_RECORD_DELAY_MS`; see `WebhookDispatchSettings`).
     var webhookDispatch: WebhookDispatchSettings = .from(environment: ProcessInfo.processInfo.environment)
     /// How many bcrypt hashes run and wait at once (`FULFILMENT_BCRYPT_SLOTS`, `FULFILMENT_BCRYPT_WAITING`;
     /// one running per core and eight waiting per core unless set). Beyond that, sign-in answers 429 `busy`.

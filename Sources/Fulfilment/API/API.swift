@@ -21,6 +21,8 @@ struct API: APIProtocol {
     let dataKeys: DataKeyStore
     /// Now, for the slot rules (`AppConfiguration.clock`).
     var clock: @Sendable () -> Date = { Date() }
+    /// Webhook URLs whose host is not public are accepted (`FULFILMENT_WEBHOOK_ALLOW_PRIVATE`).
+    var webhookAllowPrivate = false
 
     var logger: Logger { RequestScope.current.logger }
 }

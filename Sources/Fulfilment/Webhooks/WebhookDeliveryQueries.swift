@@ -39,9 +39,14 @@ enum WebhookDeliveryQueries {
     /// delivery carries it plain to the sender and nowhere else. A delivery whose secret does not
     /// open is left out: it stays pending, due again after its lease, with the reason as its
     /// `lastError` (no key material in it) and in the log.
-    static func claim(limit: Int, lease: Duration, on client: PostgresClient, logger: Logger) async throws -> [ClaimedDelivery] {
+    static func claim(
+        limit: Int, lease: Duration, perEndpoint: Int, on client: PostgresClient, logger: Logger
+    ) async throws -> [ClaimedDelivery] {
+        // At most `perEndpoint` in flight to one endpoint, over every instance (migration 026).
         let rows = try await client.run(
-            "SELECT * FROM claim_webhook_deliveries(\(Int32(clamping: limit)), \(lease.inSeconds))", logger: logger)
+            """
+            SELECT * FROM claim_webhook_deliveries(\(Int32(clamping: limit)), \(lease.inSeconds), \(Int32(clamping: perEndpoint)))
+            """, logger: logger)
         var claimed: [ClaimedDelivery] = []
         var unopened: [(WebhookDeliveryID, WebhookSecretError)] = []
         for try await row in rows.decode((UUID, UUID, UUID, Int32, String, String?, Int32?, Data?, String).self) {

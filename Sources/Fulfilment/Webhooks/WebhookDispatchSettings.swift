@@ -24,12 +24,22 @@ struct WebhookDispatchSettings: Sendable {
     /// a pause between receiving a response and recording it, so a test can kill the process in
     /// between and see the same `webhook-id` sent again. Never set it in production.
     var recordDelay: Duration = .zero
-    /// A 2xx within this long is a success; anything else, or nothing, a failure.
+    /// One deadline for each attempt: resolving the host, connecting, the response's head and
+    /// the body read for `last_error` all within this long, however slowly bytes trickle in. A
+    /// 2xx within it is a success; anything else, or nothing, a failure. Keep it well under `lease`.
     var timeout: Duration = .seconds(15)
-    /// Deliveries one instance claims, and sends concurrently, at a time.
-    var batchSize = 8
+    /// The most attempts one instance has in flight at once, to all endpoints together.
+    var concurrency = 32
+    /// The most attempts in flight to one endpoint, counted over every instance (the claim counts
+    /// leased deliveries in the database): so a slow endpoint holds at most this many of an
+    /// instance's `concurrency`, and never delays the others' deliveries.
+    var perEndpoint = 4
     /// The most of a response body read (for `last_error`); the rest is never read.
     var responseLimit = 4096
+    /// Whether webhooks may go to addresses that are not public: loopback, private, link-local
+    /// and the like (`FULFILMENT_WEBHOOK_ALLOW_PRIVATE=1`, off by default; `WebhookAddress`). For a
+    /// shop sending to its own network, and for tests with a local receiver.
+    var allowPrivate = false
 
     static let defaultSchedule: [Duration] = [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map { .seconds($0) }
 
@@ -46,6 +56,9 @@ struct WebhookDispatchSettings: Sendable {
             settings.sending = false
         }
         if let ms = environment["FULFILMENT_WEBHOOK_POLL_MS"].flatMap(Int.init) { settings.pollInterval = .milliseconds(min(max(ms, 10), 60_000)) }
+        if let allow = environment["FULFILMENT_WEBHOOK_ALLOW_PRIVATE"]?.lowercased(), ["1", "on", "true", "yes"].contains(allow) {
+            settings.allowPrivate = true
+        }
         if let ms = environment["FULFILMENT_WEBHOOK_RECORD_DELAY_MS"].flatMap(Int.init), ms >= 0 { settings.recordDelay = .milliseconds(ms) }
         return settings
     }

@@ -3,29 +3,28 @@ import Foundation
 import Logging
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 
-/// Sends due deliveries: claim a batch (committed), send them concurrently, record each outcome
-/// in a transaction of its own. At least once, never the same attempt by two instances at once
-/// (see `WebhookDeliveryQueries.claim`).
+/// Sends due deliveries: claim what there is room for (committed), send each on its own, record
+/// each outcome in a transaction of its own. At least once, never the same attempt by two
+/// instances at once (see `WebhookDeliveryQueries.claim`), and never more than
+/// `settings.perEndpoint` attempts in flight to one endpoint over all instances (migration 026).
 struct WebhookDispatcher: Sendable {
     let database: Database
     let settings: WebhookDispatchSettings
     let sender: WebhookSender
 
-    /// One claim and its sends; returns how many were claimed (a full batch: more may be due).
-    func round(logger: Logger) async throws -> Int {
-        let claimed = try await WebhookDeliveryQueries.claim(
-            limit: settings.batchSize, lease: settings.lease, on: database.client, logger: logger)
-        await withTaskGroup(of: Void.self) { group in
-            for delivery in claimed {
-                group.addTask { await deliver(delivery, logger: logger) }
-            }
-        }
-        return claimed.count
+    /// Claims up to `room` due deliveries, leased to this instance.
+    func claim(room: Int, logger: Logger) async throws -> [ClaimedDelivery] {
+        try await WebhookDeliveryQueries.claim(
+            limit: room, lease: settings.lease, perEndpoint: settings.perEndpoint, on: database.client, logger: logger)
     }
 
-    private func deliver(_ delivery: ClaimedDelivery, logger: Logger) async {
+    /// Sends one claimed delivery and records how it went; an attempt cut short by the shutdown
+    /// is left unrecorded, so it is sent again after its lease.
+    func deliver(_ delivery: ClaimedDelivery, logger: Logger) async {
         let outcome = await sender.send(delivery)
+        guard !Task.isCancelled else { return }
         if settings.recordDelay > .zero { try? await Task.sleep(for: settings.recordDelay) }
         do {
             try await record(outcome, of: delivery, logger: logger)
@@ -71,11 +70,15 @@ struct WebhookDispatcher: Sendable {
     }
 }
 
-/// Runs the dispatcher on this instance (every instance runs one) until the service shuts down:
-/// a round when a commit wrote events (`EventBus`) and every `pollInterval`, at once again while
-/// rounds come back full. It owns the
-/// instance's one `HTTPClient`, shut down when it stops. An attempt cut short by the shutdown
-/// is unrecorded and so sent again after its lease, by this or another instance.
+/// Runs the dispatcher on this instance (every instance runs one) until the service shuts down.
+///
+/// It claims when a commit wrote events (`EventBus`), every `pollInterval`, and whenever an
+/// attempt ends, as many deliveries as it has room for (`concurrency` in flight), and sends each
+/// in a task of its own: no attempt waits for another, so a receiver that answers slowly holds
+/// only its own lane (`perEndpoint` attempts, each ended by its deadline) while the others go on.
+/// Each attempt has an `HTTPClient` of its own (`WebhookSender`); host names are resolved on
+/// threads of the dispatcher's own. An attempt cut short by the shutdown is unrecorded and so
+/// sent again after its lease, by this or another instance.
 struct WebhookDispatcherService: Service {
     let database: Database
     let settings: WebhookDispatchSettings
@@ -89,16 +92,21 @@ struct WebhookDispatcherService: Service {
             try? await gracefulShutdown()
             return
         }
-        let client = HTTPClient(
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
-            configuration: WebhookSender.clientConfiguration(timeout: settings.timeout))
+        let resolverThreads = NIOThreadPool(numberOfThreads: 4)
+        resolverThreads.start()
+        let resolver = HostResolver(pool: resolverThreads)
         let dispatcher = WebhookDispatcher(
             database: database, settings: settings,
-            sender: WebhookSender(client: client, timeout: settings.timeout, responseLimit: settings.responseLimit))
+            sender: WebhookSender(
+                // An attempt never outlives its lease, after which another claim may send it again.
+                eventLoopGroup: MultiThreadedEventLoopGroup.singleton, timeout: min(settings.timeout, settings.lease),
+                responseLimit: settings.responseLimit,
+                allowPrivate: settings.allowPrivate, lookUp: { try await resolver.lookUp($0) }))
         let wakes = bus.subscribeToAll()
         let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let inFlight = InFlightCount()
         await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
+            await withDiscardingTaskGroup { group in
                 group.addTask {
                     for await _ in wakes { signal.yield() }
                 }
@@ -112,17 +120,36 @@ struct WebhookDispatcherService: Service {
                 for await _ in signals {
                     guard !Task.isCancelled else { break }
                     while !Task.isCancelled {
+                        let room = settings.concurrency - inFlight.value
+                        guard room > 0 else { break }
+                        let claimed: [ClaimedDelivery]
                         do {
-                            if try await dispatcher.round(logger: logger) < settings.batchSize { break }
+                            claimed = try await dispatcher.claim(room: room, logger: logger)
                         } catch {
-                            logger.warning("webhook round failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+                            logger.warning("webhook claim failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
                             break
                         }
+                        for delivery in claimed {
+                            inFlight.add(1)
+                            group.addTask {
+                                await dispatcher.deliver(delivery, logger: logger)
+                                inFlight.add(-1)
+                                signal.yield()
+                            }
+                        }
+                        if claimed.count < room { break }
                     }
                 }
                 group.cancelAll()
             }
         }
-        try await client.shutdown()
+        try? await resolverThreads.shutdownGracefully()
     }
+}
+
+/// How many attempts this instance has in flight.
+private final class InFlightCount: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func add(_ change: Int) { count.withLock { $0 += change } }
 }

@@ -72,10 +72,14 @@ enum WebhookRules {
     /// fragment. Kept this narrow so that every URL the contract admits is one we can send to.
     static let urlPattern = #"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$"#
 
-    /// Exactly what the pattern admits (a host that does not resolve, or a port out of range,
-    /// is the receiver's problem: its deliveries fail, visibly, like any unreachable one).
-    static func url(_ text: String) throws(WebhookError) -> String {
+    /// What the pattern admits, and (unless `allowPrivate`) whose host is not an address that is
+    /// not public, nor `localhost` (`WebhookAddress.checkSaved`: `webhook_address_not_public`).
+    /// An IPv6 literal (`[::1]`) is not admitted, as the contract's pattern says. A host name
+    /// is judged at each send, by every address it then resolves to; one that does not resolve,
+    /// or a port out of range, is the receiver's problem: its deliveries fail, visibly.
+    static func url(_ text: String, allowPrivate: Bool) throws(WebhookError) -> String {
         guard text.count <= 2000, (try? Regex(urlPattern).wholeMatch(in: text)) != nil else { throw .invalidURL }
+        try WebhookAddress.checkSaved(url: text, allowPrivate: allowPrivate)
         return text
     }
 

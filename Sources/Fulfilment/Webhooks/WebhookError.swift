@@ -10,6 +10,9 @@ enum WebhookError: Error, APIErrorConvertible, Equatable {
     /// A manager named another store than their own.
     case otherStore
     case invalidURL
+    /// The URL's host is an address that is not public, or `localhost` (`WebhookAddress`), and
+    /// `FULFILMENT_WEBHOOK_ALLOW_PRIVATE` is off.
+    case addressNotPublic
     case invalidField(String, String)
     /// A redelivery of a delivery that is still pending: it will be sent anyway.
     case deliveryPending
@@ -26,6 +29,10 @@ enum WebhookError: Error, APIErrorConvertible, Equatable {
         case .invalidURL:
             APIError(.unprocessableContent, "invalid_url",
                 "The URL must be http:// or https:// with a host name, at most 2000 characters, without spaces or a #fragment.",
+                details: ["field": "url"])
+        case .addressNotPublic:
+            APIError(.unprocessableContent, "webhook_address_not_public",
+                "The URL's host must be a public internet address: loopback, private, link-local, shared and multicast addresses (in any spelling) and localhost are refused.",
                 details: ["field": "url"])
         case .invalidField(let field, let message): .invalidField(field, message)
         case .deliveryPending:

@@ -2,26 +2,44 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Sends one attempt over HTTP: POST of the event's JSON with the Standard Webhooks headers.
 ///
-/// The one `HTTPClient` of the instance is configured never to follow a redirect (a 3xx is the
+/// Where it goes (issue 24): the URL's host is resolved once and every address checked
+/// (`WebhookAddress`); the request then goes to a checked address through an `HTTPClient` of
+/// its own whose `dnsOverride` maps the host to that address, so the client makes no lookup of
+/// its own (a DNS answer changed since the check cannot redirect it) while the `Host` header,
+/// the TLS server name and the certificate check still use the host name. When the address
+/// cannot be connected to, the next checked one is tried. A refused host is never contacted.
+///
+/// How long (issue 24): one deadline, `timeout`, for the whole attempt (lookup, connect, head
+/// and body), however slowly the receiver sends; redirects are never followed (a 3xx is the
 /// endpoint's answer, and a failure: following it would send the payload and its signature
-/// somewhere nobody registered), with connect and read timeouts; the whole attempt has a
-/// deadline of `timeout`. Only the first `responseLimit` bytes of a response are read, for the
-/// excerpt in `last_error`: an endpoint answering a huge body cannot hold a sender.
+/// somewhere nobody registered). A 2xx is a success as soon as its head arrives; its body is not
+/// read. Of any other answer at most `responseLimit` bytes are read, for the excerpt in
+/// `last_error`.
 struct WebhookSender: Sendable {
-    let client: HTTPClient
+    let eventLoopGroup: any EventLoopGroup
     var timeout: Duration
     var responseLimit: Int
+    /// Addresses that are not public are allowed (`WebhookDispatchSettings.allowPrivate`).
+    var allowPrivate: Bool
+    /// A host name's addresses (`HostResolver.lookUp` in the service).
+    let lookUp: @Sendable (String) async throws -> [IPAddress]
 
-    /// The client configuration every instance uses.
-    static func clientConfiguration(timeout: Duration) -> HTTPClient.Configuration {
-        let seconds = Int64(max(timeout.inSeconds, 1))
-        return HTTPClient.Configuration(
+    /// The configuration of each attempt's client: `host` reaches `address` and nothing else.
+    static func clientConfiguration(timeout: Duration, host: String, address: IPAddress) -> HTTPClient.Configuration {
+        let seconds = Int64(max(timeout.inSeconds.rounded(.up), 1))
+        var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(min(seconds, 5)), read: .seconds(seconds)),
             decompression: .disabled)
+        configuration.dnsOverride = [host: address.description]
+        // A refused connection fails at once (the next checked address is tried) instead of
+        // being retried against the same address until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
     }
 
     func send(_ delivery: ClaimedDelivery, now: Date = Date()) async -> DeliveryOutcome {
@@ -37,14 +55,64 @@ struct WebhookSender: Sendable {
         request.headers.add(name: "webhook-timestamp", value: String(timestamp))
         request.headers.add(name: "webhook-signature", value: signature)
         request.body = .bytes(ByteBuffer(string: delivery.body))
+        return await withinDeadline { [request] in await attempt(request) }
+    }
+
+    /// `attempt`'s outcome, or "timed out" once `timeout` has passed (the attempt is then
+    /// cancelled: the client closes its connection, an abandoned lookup ends on its thread).
+    private func withinDeadline(_ attempt: @escaping @Sendable () async -> DeliveryOutcome) async -> DeliveryOutcome {
+        await withTaskGroup(of: DeliveryOutcome?.self) { group in
+            group.addTask { await attempt() }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .unreachable("timed out")
+        }
+    }
+
+    private func attempt(_ request: HTTPClientRequest) async -> DeliveryOutcome {
+        guard let host = WebhookAddress.host(ofURL: request.url) else { return .unreachable("invalid URL") }
+        let addresses: [IPAddress]
+        do {
+            addresses = try await WebhookAddress.addresses(of: host, allowPrivate: allowPrivate, lookUp: lookUp)
+        } catch let refusal as WebhookAddress.Refusal {
+            return .unreachable(refusal.description)
+        } catch {
+            return .unreachable("timed out")
+        }
+        var notConnected = "unreachable"
+        for address in addresses {
+            let client = HTTPClient(
+                eventLoopGroup: eventLoopGroup, configuration: Self.clientConfiguration(timeout: timeout, host: host, address: address))
+            let exchanged = await exchange(request, on: client)
+            try? await client.shutdown()
+            switch exchanged {
+            case .answered(let outcome): return outcome
+            case .notConnected(let reason): notConnected = reason
+            }
+        }
+        return .unreachable(notConnected)
+    }
+
+    private enum Exchange {
+        case answered(DeliveryOutcome)
+        /// No connection to this address: the next may do.
+        case notConnected(String)
+    }
+
+    private func exchange(_ request: HTTPClientRequest, on client: HTTPClient) async -> Exchange {
         do {
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.inSeconds * 1e9)))
-            let excerpt = try await head(of: response.body)
             let code = Int(response.status.code)
-            if (200..<300).contains(code) { return .succeeded(code: code) }
-            return .rejected(code: code, excerpt: excerpt)
+            if (200..<300).contains(code) { return .answered(.succeeded(code: code)) }
+            return .answered(.rejected(code: code, excerpt: try await head(of: response.body)))
         } catch {
-            return .unreachable(Self.describe(error))
+            if Task.isCancelled { return .answered(.unreachable("timed out")) }
+            if Self.isConnectFailure(error) { return .notConnected(Self.describe(error)) }
+            return .answered(.unreachable(Self.describe(error)))
         }
     }
 
@@ -58,6 +126,14 @@ struct WebhookSender: Sendable {
             if collected.readableBytes >= responseLimit { break }
         }
         return String(decoding: collected.readableBytesView, as: UTF8.self)
+    }
+
+    /// Whether the error says no connection was made (so nothing was sent).
+    static func isConnectFailure(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError, error == .connectTimeout { return true }
+        if error is NIOConnectionError { return true }
+        if let error = error as? IOError { return [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL].contains(error.errnoCode) }
+        return false
     }
 
     /// A short, secret-free account of why there was no response.

@@ -8,6 +8,8 @@ struct Webhooks: Sendable {
     let database: Database
     /// Seal each new secret (`WebhookSecrets`): the database holds it encrypted only.
     let dataKeys: DataKeyStore
+    /// URLs whose host is not public are accepted (`WebhookDispatchSettings.allowPrivate`).
+    var allowPrivateAddresses = false
 
     /// The fields of a new endpoint, as asked.
     struct Draft: Sendable {
@@ -28,7 +30,7 @@ struct Webhooks: Sendable {
             guard draft.store == nil || draft.store == scope.store else { throw WebhookError.otherStore }
             store = scope.store
         }
-        let url = try WebhookRules.url(draft.url)
+        let url = try WebhookRules.url(draft.url, allowPrivate: allowPrivateAddresses)
         let types = try WebhookRules.eventTypes(draft.eventTypes)
         let description = try WebhookRules.description(draft.description)
         let secret = WebhookSigning.newSecret()
@@ -68,7 +70,7 @@ struct Webhooks: Sendable {
         logger: Logger
     ) async throws -> WebhookEndpoint {
         let scope = try WebhookScope(identity)
-        let url = try url.map { text throws(WebhookError) in try WebhookRules.url(text) }
+        let url = try url.map { text throws(WebhookError) in try WebhookRules.url(text, allowPrivate: allowPrivateAddresses) }
         let types = try eventTypes.map { types throws(WebhookError) in try WebhookRules.eventTypes(types) }
         let description = try description.map { text throws(WebhookError) in try WebhookRules.description(text) }
         return try await database.transaction(logger: logger) { connection in

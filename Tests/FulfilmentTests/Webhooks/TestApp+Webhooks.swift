@@ -47,9 +47,13 @@ extension TestApp {
 
 extension AppConfiguration {
     /// A dispatcher that looks often and retries after `schedule` (tenths of seconds), so a test
-    /// sees behaviour quickly; no timing is asserted.
-    mutating func quickWebhooks(schedule: [Duration] = [.milliseconds(200), .milliseconds(200), .milliseconds(200)]) {
+    /// sees behaviour quickly; no timing is asserted. Private addresses are allowed, for the
+    /// tests' receiver on 127.0.0.1 (`allowPrivate: false` for the tests of that rule).
+    mutating func quickWebhooks(
+        schedule: [Duration] = [.milliseconds(200), .milliseconds(200), .milliseconds(200)], allowPrivate: Bool = true
+    ) {
         webhookDispatch.pollInterval = .milliseconds(100)
         webhookDispatch.retrySchedule = schedule
+        webhookDispatch.allowPrivate = allowPrivate
     }
 }

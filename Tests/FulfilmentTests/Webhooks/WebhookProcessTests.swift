@@ -19,7 +19,7 @@ struct WebhookProcessTests {
     func killBetweenSendAndRecord() async throws {
         try await withWebhookReceiver { receiver in
             try await withKeysAndDatabase { keys, database in
-                let quick = ["FULFILMENT_WEBHOOK_POLL_MS": "100", "FULFILMENT_WEBHOOK_LEASE_SECONDS": "2"]
+                let quick = ["FULFILMENT_WEBHOOK_POLL_MS": "100", "FULFILMENT_WEBHOOK_LEASE_SECONDS": "2", "FULFILMENT_WEBHOOK_ALLOW_PRIVATE": "1"]
                 // The first process holds every response for a minute before recording it.
                 let first = try await ServiceProcess.start(
                     database: database, keysDir: keys, environment: quick.merging(["FULFILMENT_WEBHOOK_RECORD_DELAY_MS": "60000"]) { $1 })
@@ -55,7 +55,7 @@ struct WebhookProcessTests {
         try await withWebhookReceiver { receiver in
             try await withKeysAndDatabase { keys, database in
                 // 24 customers sign up at once: room for all of them in the sign-in queue.
-                let quick = ["FULFILMENT_WEBHOOK_POLL_MS": "50", "FULFILMENT_BCRYPT_WAITING": "64"]
+                let quick = ["FULFILMENT_WEBHOOK_POLL_MS": "50", "FULFILMENT_BCRYPT_WAITING": "64", "FULFILMENT_WEBHOOK_ALLOW_PRIVATE": "1"]
                 let one = try await ServiceProcess.start(database: database, keysDir: keys, environment: quick)
                 defer { one.signal(SIGKILL); _ = one.exitStatus() }
                 let two = try await ServiceProcess.start(database: database, keysDir: keys, environment: quick)

@@ -15,6 +15,8 @@ import Testing
 /// - `/fail`: 500 with a 10 KB body, always.
 /// - `/redirect`: 307 to `/target`, which answers 200 (and counts, so a followed redirect shows).
 /// - `/huge`: 200 with a body that never ends; `hugeCut` says whether the sender hung up on it.
+/// - `/trickle/N`: 503 at once, then a body of one byte every N milliseconds for 40 s;
+///   `trickling` counts the requests still being answered so (the sender has not hung up).
 actor WebhookReceiver {
     struct Hit: Sendable {
         var path: String
@@ -25,6 +27,7 @@ actor WebhookReceiver {
 
     private(set) var hits: [Hit] = []
     private(set) var hugeCut = false
+    private(set) var trickling = 0
     nonisolated let port: Int
 
     init(port: Int) { self.port = port }
@@ -39,6 +42,17 @@ actor WebhookReceiver {
     }
 
     fileprivate func cutHuge() { hugeCut = true }
+
+    fileprivate func trickle(_ change: Int) { trickling += change }
+
+    /// Waits (bounded) until `count` requests are being trickled to.
+    func waitForTrickling(_ count: Int, seconds: Int = 30) async throws {
+        for _ in 0..<(seconds * 20) {
+            if trickling >= count { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSetupError("\(trickling) of \(count) requests being trickled to within \(seconds) s")
+    }
 
     /// Waits (bounded) until `path` has had `count` requests; returns them.
     func waitForHits(_ count: Int, to path: String, seconds: Int = 30) async throws -> [Hit] {
@@ -65,6 +79,8 @@ actor WebhookReceiver {
             let body = try await request.body.collect(upTo: 1 << 20)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
+            // HTTPTypes keeps the Host header as the request's authority.
+            if let authority = request.head.authority { headers["host"] = authority }
             let path = request.uri.path
             let receiver = receiver()
             let count = await receiver.record(Hit(path: path, headers: headers, body: String(buffer: body)))
@@ -91,6 +107,25 @@ actor WebhookReceiver {
                     }
                 })
             default:
+                if path.hasPrefix("/trickle/"), let pause = Int(path.dropFirst("/trickle/".count)) {
+                    await receiver.trickle(1)
+                    return Response(status: .serviceUnavailable, body: ResponseBody { writer in
+                        // Ends after 40 s at most, so that a test on a sender that never hangs up
+                        // fails instead of holding the receiver's shutdown.
+                        let end = ContinuousClock.now + .seconds(40)
+                        do {
+                            while ContinuousClock.now < end {
+                                try await writer.write(ByteBuffer(string: "."))
+                                try await Task.sleep(for: .milliseconds(pause))
+                            }
+                        } catch {
+                            await receiver.trickle(-1)
+                            throw error
+                        }
+                        await receiver.trickle(-1)
+                        try await writer.finish(nil)
+                    })
+                }
                 if path.hasPrefix("/flaky/"), let failures = Int(path.dropFirst("/flaky/".count)) {
                     return Response(status: count <= failures ? .internalServerError : .ok)
                 }

@@ -61,12 +61,12 @@ struct WebhookSigningTests {
 
     @Test("URLs: http(s) with a host, at most 2000 characters, no spaces or fragment")
     func urls() throws {
-        #expect(try WebhookRules.url("https://partner.example/hooks?x=1") == "https://partner.example/hooks?x=1")
-        #expect(try WebhookRules.url("http://127.0.0.1:8080/h%20ook") == "http://127.0.0.1:8080/h%20ook")
+        #expect(try WebhookRules.url("https://partner.example/hooks?x=1", allowPrivate: false) == "https://partner.example/hooks?x=1")
+        #expect(try WebhookRules.url("http://127.0.0.1:8080/h%20ook", allowPrivate: true) == "http://127.0.0.1:8080/h%20ook")
         for bad in ["ftp://partner.example/x", "https://", "partner.example/x", "https://a b/", "https://x/#frag", "javascript:alert(1)",
             "https://x/" + String(repeating: "a", count: 2000)]
         {
-            #expect(throws: WebhookError.invalidURL) { try WebhookRules.url(bad) }
+            #expect(throws: WebhookError.invalidURL) { try WebhookRules.url(bad, allowPrivate: true) }
         }
     }
 }
