@@ -44,9 +44,12 @@ struct LoginThrottleTests {
         }
     }
 
-    @Test("the address is the connection's, so a made-up X-Forwarded-For does not dodge the limit")
-    func forwardedForIgnored() async throws {
-        try await withApp { app in
+    @Test(
+        "the address is the connection's, so a made-up X-Forwarded-For does not dodge the limit, with trusted proxies or none",
+        arguments: ["", "127.0.0.1/32"])
+    func forwardedForIgnored(trustedProxies: String) async throws {
+        // 127.0.0.8 is never a trusted proxy here: its header is whatever it likes.
+        try await withApp(configure: { $0.trustedProxies = TrustedProxies(parsing: trustedProxies) }) { app in
             let port = try app.livePort
             for guess in 0..<5 {
                 var request = SeparateConnections.Request.login("mark@example.com", "guess", from: "127.0.0.8")
@@ -56,6 +59,8 @@ struct LoginThrottleTests {
             var sixth = SeparateConnections.Request.login("mark@example.com", "guess", from: "127.0.0.8")
             sixth.headers = ["X-Forwarded-For": "198.51.100.99"]
             #expect(try await SeparateConnections.send(sixth, port: port).errorCode == "too_many_attempts")
+            let counted = try await sql("SELECT DISTINCT address FROM login_throttle WHERE failures > 0 AND address <> ''", on: app.database)
+            #expect(counted.map { $0[0] } == ["127.0.0.8"])
         }
     }
 

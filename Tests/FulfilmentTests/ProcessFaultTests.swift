@@ -9,15 +9,6 @@ import Testing
 /// killed, signalled and doubled (issue 12).
 @Suite("Faults: kill -9, signals, key rotation and two instances, against real processes")
 struct ProcessFaultTests {
-    /// A keys directory with one key, as `fulfilment keys generate` leaves it, and a database of
-    /// the test's own; both removed afterwards.
-    func withKeysAndDatabase(_ body: (URL, ConnectionInfo) async throws -> Void) async throws {
-        let keys = URL(fileURLWithPath: "/tmp/fulfilment-keys-\(UInt32.random(in: 0...UInt32.max))")
-        _ = try PickupKeys.generate(in: keys)
-        defer { try? FileManager.default.removeItem(at: keys) }
-        try await withTestDatabase { database in try await body(keys, database) }
-    }
-
     @Test("a private key file other users can read is refused at start-up, with the command that fixes it")
     func worldReadableKeyRefused() async throws {
         try await withKeysAndDatabase { keys, database in

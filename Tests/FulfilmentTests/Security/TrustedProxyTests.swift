@@ -66,24 +66,6 @@ struct TrustedProxyTests {
         }
     }
 
-    @Test("a forged X-Forwarded-For from a peer that is not a trusted proxy changes nothing: the peer is counted")
-    func forgedFromUntrustedPeer() async throws {
-        try await withApp(configure: { $0.trustedProxies = TrustedProxies(parsing: "127.0.0.1/32") }) { app in
-            _ = try await app.registerCustomer(email: "victim@example.com", password: "right password")
-            let port = try app.livePort
-            for guess in 0..<5 {
-                var request = SeparateConnections.Request.login("victim@example.com", "guess", from: "127.0.0.9")
-                request.headers = ["X-Forwarded-For": "198.51.100.\(guess)"]
-                #expect(try await SeparateConnections.send(request, port: port).status == .unauthorized)
-            }
-            var sixth = SeparateConnections.Request.login("victim@example.com", "right password", from: "127.0.0.9")
-            sixth.headers = ["X-Forwarded-For": "198.51.100.99"]
-            #expect(try await SeparateConnections.send(sixth, port: port).errorCode == "too_many_attempts")
-            let counted = try await sql("SELECT DISTINCT address FROM login_throttle WHERE failures > 0 AND address <> ''", on: app.database)
-            #expect(counted.map { $0[0] } == ["127.0.0.9"])
-        }
-    }
-
     @Test("a FULFILMENT_TRUSTED_PROXIES entry that is no CIDR stops the service at start, naming it")
     func refusedAtStart() async throws {
         try await withKeysAndDatabase { keys, database in
