@@ -101,9 +101,12 @@ enum WebhookRules {
         return seen
     }
 
+    /// At most 500 characters counted as the contract's `maxLength` and the table's `length()`
+    /// count them, in code points: a grapheme count let `नी` × 300 (600 code points) through to
+    /// the table's check, a 500.
     static func description(_ text: String) throws(WebhookError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.count <= 500 else { throw .invalidField("description", "A description is at most 500 characters.") }
+        guard trimmed.unicodeScalars.count <= 500 else { throw .invalidField("description", "A description is at most 500 characters.") }
         return trimmed
     }
 }

@@ -97,6 +97,22 @@ struct WebhookAccessTests {
         }
     }
 
+    @Test("a description is at most 500 code points, as the contract and the table count: 300 × 'नी' (600) is 422, not a 500")
+    func descriptionInCodePoints() async throws {
+        try await withApp { app in
+            let manager = try await app.signIn(role: .manager, store: try await app.createStore())
+            let long = String(repeating: "नी", count: 300)  // 300 graphemes, 600 code points
+            let reply = try await app.request(
+                .post, "/v1/webhooks", json: ["url": "https://partner.example/h", "description": .string(long)], token: manager.token)
+            #expect(reply.status == .unprocessableContent)
+            #expect(reply.json["error"]["details"]["field"].string == "description")
+            let fits = String(repeating: "नी", count: 250)
+            let created = try await app.request(
+                .post, "/v1/webhooks", json: ["url": "https://partner.example/h", "description": .string(fits)], token: manager.token)
+            #expect(created.status == .created)
+        }
+    }
+
     @Test("a URL that is not http(s) with a host is 422 invalid_url; an unknown event type or more than 20 are refused")
     func inputRules() async throws {
         try await withApp { app in
