@@ -16,12 +16,9 @@ struct BodyLimit: Sendable {
 
     init(bytes: Int, refusal: APIError? = nil) {
         self.bytes = bytes
-        var refusal = refusal ?? APIError(
+        self.refusal = refusal ?? APIError(
             .contentTooLarge, "payload_too_large", "A request body here is at most \(Self.describe(bytes)).",
             details: ["limitBytes": .int(bytes)])
-        // The rest of the body is never read: the connection ends with the answer.
-        refusal.headers[.connection] = "close"
-        self.refusal = refusal
     }
 
     static let json = BodyLimit(bytes: 1024 * 1024)

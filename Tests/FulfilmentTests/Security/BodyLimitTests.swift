@@ -67,7 +67,6 @@ struct BodyLimitTests {
             func send() async throws {
                 let reply = try await SeparateConnections.send(Self.chunked("/v1/auth/register", type: "application/json"), port: service.port)
                 #expect(reply.status == .contentTooLarge, "\(reply.text)")
-                #expect(reply.headers[.connection] == "close", "the unread rest of the body ends the connection")
             }
             // Warmed up: pools, the allocator's arenas and buffers at their working size.
             for _ in 0..<10 { try await send() }
