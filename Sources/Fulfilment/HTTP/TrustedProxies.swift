@@ -1,39 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-extension IPAddress {
-    /// An address as the kernel reads it (`inet_pton`: strict dotted-quad IPv4, or IPv6), the
-    /// form proxies write and operators configure. An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`)
-    /// is the IPv4 address it carries, so one client has one address whichever stack it came by.
-    init?(parsing text: some StringProtocol) {
-        let text = String(text)
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            self = .v4(UInt32(bigEndian: v4.s_addr))
-            return
-        }
-        var v6 = in6_addr()
-        guard !text.contains("%"), inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
-        if bytes[0..<12] == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] {
-            self.init(bytes[12], bytes[13], bytes[14], bytes[15])
-        } else {
-            self = .v6(bytes)
-        }
-    }
-
-    /// Its bytes in network order: 4 for IPv4, 16 for IPv6.
-    var bytes: [UInt8] {
-        switch self {
-        case .v4(let value): [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
-        case .v6(let bytes): bytes
-        }
-    }
-}
-
 /// A block of addresses, `10.0.0.0/8` or `fd00::/8`; a bare address is a block of one.
 struct CIDR: Hashable, Sendable {
     let network: IPAddress
