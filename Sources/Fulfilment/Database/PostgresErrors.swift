@@ -13,6 +13,9 @@ enum SQLState {
     static let numericValueOutOfRange = "22003"
     static let characterNotInRepertoire = "22021"
     static let untranslatableCharacter = "22P05"
+    /// The server could not write a file: its filesystem is full (`ENOSPC` on a table, an index
+    /// or the WAL). PostgreSQL rolls the statement's transaction back.
+    static let diskFull = "53100"
 }
 
 extension Error {
@@ -23,6 +26,10 @@ extension Error {
 
     /// A deadlock or serialisation failure: the transaction was rolled back and may simply run again.
     var isTransientConflict: Bool { sqlState == SQLState.deadlockDetected || sqlState == SQLState.serializationFailure }
+
+    /// PostgreSQL's disk is full: the transaction was rolled back whole, and the same request
+    /// works again once someone frees space (no restart). Not the client's fault, not a bug.
+    var isStorageFull: Bool { sqlState == SQLState.diskFull }
 
     /// What PostgreSQL refused about a value a client sent, as a client error, so it is never a
     /// 500: a number too large for its column, text PostgreSQL cannot store (a NUL byte).
@@ -36,5 +43,14 @@ extension Error {
             APIError(.unprocessableContent, "invalid_field", "A value in the request has the wrong form.")
         default: nil
         }
+    }
+}
+
+/// The database's disk is full: nothing of the request was written, and it can be sent again
+/// once space is freed. A person must act, so the client is told to wait longer than for a busy store.
+struct StorageFull: Error, APIErrorConvertible {
+    var apiError: APIError {
+        APIError(.serviceUnavailable, "storage_full", "The store's database has run out of disk space; nothing was saved. Try again later.",
+            headers: [.retryAfter: "30"])
     }
 }

@@ -38,6 +38,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if serverError.underlyingError is NIOTooManyBytesError { return tooLarge }
             if serverError.underlyingError.isDatabaseUnavailable { return DatabaseUnavailable().apiError }
             if serverError.underlyingError.isTransientConflict { return DatabaseBusy().apiError }
+            if serverError.underlyingError.isStorageFull { return StorageFull().apiError }
             if let valueError = serverError.underlyingError.clientValueError { return valueError }
             if let header = serverError.missingHeader {
                 let code = "missing_" + header.lowercased().replacingOccurrences(of: "-", with: "_")
@@ -57,6 +58,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return DatabaseUnavailable().apiError
         case let failed where failed.isTransientConflict:
             return DatabaseBusy().apiError
+        case let failed where failed.isStorageFull:
+            return StorageFull().apiError
         case let failed where failed.clientValueError != nil:
             return failed.clientValueError!
         case let httpError as HTTPError:

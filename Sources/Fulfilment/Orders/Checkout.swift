@@ -40,9 +40,9 @@ struct Checkout: Sendable {
     /// `pickupSlot` is the start of the chosen slot (required at a store with a calendar);
     /// `now` is the moment the lead time and horizon are measured from.
     ///
-    /// Two round trips: one read with no locks that also resolves the caller
+    /// One read with no locks that also resolves the caller
     /// (``CheckoutQueries/context(caller:key:on:logger:)``), then the slot is checked and the
-    /// token signed here, and `place_order` does every write in one statement.
+    /// token signed here, and `place_order` does every write in one statement, inside BEGIN … COMMIT.
     func run(
         caller: Caller, method: PaymentMethod, pickupSlot: Date? = nil, now: Date = Date(), idempotencyKey key: String?,
         logger: Logger
@@ -100,10 +100,13 @@ struct Checkout: Sendable {
             PickupToken.Claims(orderID: orderID.rawValue, storeNumber: UInt32(store.tokenNumber), expiry: UInt32(clamping: store.windowEnd))
         }
         let token = try signer.sign(claims)
-        let placed = try await database.retryingConflicts(logger: logger) {
+        // In BEGIN … COMMIT rather than as a statement of its own: an implicit commit that fails
+        // (its NOTIFY finds the disk full) is reported after the rows, where PostgresNIO does not
+        // look, so the checkout was answered 201 and then rolled back. COMMIT's own error is seen.
+        let placed = try await database.transaction(logger: logger) { connection in
             try await CheckoutQueries.place(
                 customer: customer, store: store.id, order: orderID, method: method, key: key, hash: hash, slot: slot,
-                capacity: calendar?.capacity, token: token, on: database.client, logger: logger)
+                capacity: calendar?.capacity, token: token, on: connection, logger: logger)
         }
         var order = Order(
             id: orderID, number: placed.number, storeID: store.id, customerID: customer, customerName: context.customerName,

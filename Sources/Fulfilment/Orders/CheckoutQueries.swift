@@ -63,11 +63,12 @@ enum CheckoutQueries {
         case alreadyPlaced
     }
 
-    /// Places the order in one statement, which is its own transaction: cart lock, idempotency
-    /// check, stock lock and reservation, slot place, order, lines, history, token, empty cart.
+    /// Places the order in one statement (the caller runs it in BEGIN … COMMIT, so a failed
+    /// commit is seen): cart lock, idempotency check, stock lock and reservation, slot place,
+    /// order, lines, history, token, empty cart.
     static func place(
         customer: UserID, store: StoreID, order: OrderID, method: PaymentMethod, key: String, hash: Data,
-        slot: PickupSlot?, capacity: Int?, token: PickupToken, on client: PostgresClient, logger: Logger
+        slot: PickupSlot?, capacity: Int?, token: PickupToken, on client: some SQLRunner, logger: Logger
     ) async throws -> Placed {
         let rows: SQLRows
         do {
