@@ -24,8 +24,9 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Resolves the database, starting the embedded cluster when that is the choice, and
-    /// stops the cluster after `body` if this call started it.
-    func withDatabase<T>(logger: Logger, _ body: (ConnectionInfo) async throws -> T) async throws -> T {
+    /// stops the cluster after `body` if this call started it. `supervised` (what `serve` asks
+    /// for) starts the embedded cluster again should it exit meanwhile (`EmbeddedSupervisor`).
+    func withDatabase<T>(logger: Logger, supervised: Bool = false, _ body: (ConnectionInfo) async throws -> T) async throws -> T {
         if let conninfo = explicitConnection {
             let info = try ConnectionInfo.parse(conninfo)
             logger.info("using database", metadata: ["database": "\(info.redacted)"])
@@ -34,12 +35,18 @@ struct DatabaseOptions: ParsableArguments {
         let embedded = try EmbeddedPostgres(dataDirectory: resolvedDataDir, logger: logger)
         let startedHere = try embedded.start()
         logger.info("using embedded PostgreSQL", metadata: ["dir": "\(embedded.dataDirectory.path)"])
+        let supervisor = supervised ? try EmbeddedSupervisor.start(embedded, logger: logger) : nil
+        // The supervisor first, so that no restart of its own is under way while the cluster stops.
+        let finish = {
+            supervisor?.stop()
+            if startedHere { embedded.stop() }
+        }
         do {
             let result = try await body(embedded.connectionInfo)
-            if startedHere { embedded.stop() }
+            finish()
             return result
         } catch {
-            if startedHere { embedded.stop() }
+            finish()
             throw error
         }
     }

@@ -48,7 +48,7 @@ struct Serve: AsyncParsableCommand {
         let dataKeys = try DataKeyring.loadOrGenerate(in: keyring.directory ?? PickupKeys.defaultDirectory)
         logger.info("data keys loaded", metadata: ["dataKeyID": "\(dataKeys.current.id)", "dataKeys": "\(dataKeys.keys.count)"])
         if database.explicitConnection == nil { DiskSpace.warnIfNearlyFull(database.resolvedDataDir, logger: logger) }
-        try await database.withDatabase(logger: logger) { connection in
+        try await database.withDatabase(logger: logger, supervised: true) { connection in
             var configuration = AppConfiguration(host: host, port: port, database: connection, keyring: keyring, logLevel: level)
             configuration.dataKeys = dataKeys
             if demo {

@@ -88,23 +88,7 @@ struct ProcessFaultTests {
             let stored = Set(try await sql("SELECT id FROM orders", on: database).compactMap { $0[0] })
             let confirmed = await seen.ids
             #expect(confirmed.isSubset(of: stored), "a checkout the customer saw succeed is missing")
-            // No order is half-written: each has its line, history entry and token.
-            let whole = try await sql(
-                """
-                SELECT count(*) FROM orders o
-                WHERE NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = o.id)
-                   OR NOT EXISTS (SELECT 1 FROM order_events e WHERE e.order_id = o.id)
-                   OR NOT EXISTS (SELECT 1 FROM pickup_tokens t WHERE t.order_id = o.id)
-                """, on: database)
-            #expect(whole[0][0] == "0")
-            // Reserved stock is exactly what the open orders hold; nothing negative.
-            let stock = try await sql(
-                """
-                SELECT s.on_hand, s.reserved, (SELECT coalesce(sum(quantity), 0) FROM order_lines WHERE product_id = s.product_id)
-                FROM stock s WHERE s.product_id = $1
-                """, [product], on: database)
-            #expect(stock[0][0] == "10000")
-            #expect(stock[0][1] == stock[0][2])
+            try await expectOrdersWholeAndStockAddingUp(product: product, onHand: 10_000, on: database)
 
             // Restarted, it serves the very same receipts.
             let again = try await ServiceProcess.start(database: database, keysDir: keys, port: service.port)

@@ -106,12 +106,17 @@ public struct EmbeddedPostgres: Sendable {
         var startedHere = false
         if !isRunning {
             removeStalePidFile()
-            try run("pg_ctl", [
-                "-D", clusterDirectory.path, "-l", logFile.path, "-w", "-t", "60",
-                "-o",
-                "-c listen_addresses='' -k \(dataDirectory.path) -p \(Self.port) -c unix_socket_permissions=0700 -c max_connections=200 \(durability.serverOptions)",
-                "start",
-            ])
+            let logged = logSize
+            do {
+                try run("pg_ctl", [
+                    "-D", clusterDirectory.path, "-l", logFile.path, "-w", "-t", "60",
+                    "-o",
+                    "-c listen_addresses='' -k \(dataDirectory.path) -p \(Self.port) -c unix_socket_permissions=0700 -c max_connections=200 \(durability.serverOptions)",
+                    "start",
+                ])
+            } catch Failure.commandFailed(_, let output) {
+                throw Failure.commandFailed("pg_ctl start", output: startFailure(pgCtlSaid: output, logSince: logged))
+            }
             startedHere = true
         }
         if try trustsConnections() { try requirePassword(password) }
@@ -203,6 +208,52 @@ public struct EmbeddedPostgres: Sendable {
         }
         logger.warning("removing a stale postmaster.pid left by a server that is gone")
         try? FileManager.default.removeItem(at: pidFile)
+    }
+
+    /// The running postmaster's process id, from the first line of `postmaster.pid`.
+    var postmasterPID: pid_t? {
+        let pidFile = clusterDirectory.appendingPathComponent("postmaster.pid")
+        guard let text = try? String(contentsOf: pidFile, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first.flatMap { pid_t($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    private var logSize: UInt64 {
+        ((try? FileManager.default.attributesOfItem(atPath: logFile.path))?[.size] as? NSNumber)?.uint64Value ?? 0
+    }
+
+    /// Why a start failed, on one line: pg_ctl's own complaint, then what the server wrote to its
+    /// log during the attempt (its FATAL or PANIC, with the DETAIL and HINT after it). pg_ctl
+    /// alone says only "could not start server; Examine the log output".
+    private func startFailure(pgCtlSaid output: String, logSince offset: UInt64) -> String {
+        let pgCtl = output.split(separator: "\n").filter { $0.hasPrefix("pg_ctl:") && !$0.contains("Examine the log") }
+        var said: [String] = []
+        for line in logLines(since: offset) {
+            guard let level = ["FATAL:", "PANIC:", "DETAIL:", "HINT:"].first(where: { line.contains($0) }) else { continue }
+            if level == "DETAIL:" || level == "HINT:", said.isEmpty { continue }  // what belongs to an earlier message
+            said.append(level + " " + line[line.range(of: level)!.upperBound...].trimmingCharacters(in: .whitespaces))
+        }
+        let server = said.isEmpty ? [] : ["\(logFile.lastPathComponent) says: " + said.joined(separator: " ")]
+        let parts = pgCtl.map(String.init) + server
+        return parts.isEmpty ? output.trimmingCharacters(in: .whitespacesAndNewlines) : parts.joined(separator: "; ")
+    }
+
+    /// The server log's lines from `offset` on (at most its last 64 KiB: the log is never rotated).
+    private func logLines(since offset: UInt64) -> [Substring] {
+        guard let file = try? FileHandle(forReadingFrom: logFile) else { return [] }
+        defer { try? file.close() }
+        let end = (try? file.seekToEnd()) ?? 0
+        try? file.seek(toOffset: max(offset > end ? 0 : offset, end > 65_536 ? end - 65_536 : 0))
+        let data = (try? file.readToEnd()) ?? Data()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+    }
+
+    /// True when the server's last run ended because someone asked it to stop (`pg_ctl stop`,
+    /// SIGTERM, SIGINT or SIGQUIT to the postmaster), not by a crash or `kill -9`: its log then
+    /// has "received … shutdown request" after the last "ready to accept connections".
+    var lastRunEndedOnRequest: Bool {
+        let lines = logLines(since: 0)
+        let lastRun = lines.lastIndex { $0.contains("database system is ready to accept connections") } ?? lines.startIndex
+        return lines[lastRun...].contains { $0.contains("shutdown request") }
     }
 
     /// Stops the server (fast shutdown: open sessions are ended, data is kept).

@@ -37,6 +37,13 @@ enum ServiceMetrics {
         Gauge(label: "fulfilment_event_streams").record(count)
     }
 
+    /// The embedded cluster started again after it exited under the service (``EmbeddedSupervisor``).
+    /// Recorded with 0 when supervision begins, so a scrape shows none rather than nothing.
+    static func embeddedPostgresRestarted(_ count: Int = 1) {
+        bootstrap()
+        Counter(label: "fulfilment_embedded_postgres_restarts_total").increment(by: count)
+    }
+
     static func database(reachable: Bool) {
         bootstrap()
         Gauge(label: "fulfilment_database_up").record(reachable ? 1 : 0)
