@@ -129,6 +129,7 @@ struct FullDiskTests {
             #expect(!refused.isEmpty, "no checkout was refused with storage_full: \(statuses)\n\(logText)")
             #expect(!statuses.keys.contains { $0.contains(" 500 ") }, "\(statuses)")
             #expect(running(), "the service died:\n\(logText)")
+            #expect(try await app.request(.get, "/readyz").status == .ok, "the database still answers; only its disk is full")
 
             // Space freed: the very checkouts that were refused now succeed (their carts and keys
             // were left untouched), without restarting the service.
