@@ -88,7 +88,9 @@ struct WebhookSender: Sendable {
             let client = HTTPClient(
                 eventLoopGroup: eventLoopGroup, configuration: Self.clientConfiguration(timeout: timeout, host: host, address: address))
             let exchanged = await exchange(request, on: client)
-            try? await client.shutdown()
+            // Shut down even when the attempt was cancelled at its deadline: in the cancelled
+            // task the shutdown could end early and leave the receiver's connection open.
+            await Task { try? await client.shutdown() }.value
             switch exchanged {
             case .answered(let outcome): return outcome
             case .notConnected(let reason): notConnected = reason
