@@ -65,7 +65,7 @@ struct FullDiskTests {
                 ServiceProcess.binary,
                 ["serve", "--data-dir", data.path, "--keys-dir", keys.path, "--port", String(port)],
                 environment: ["FULFILMENT_BCRYPT_COST": "4", "LOG_LEVEL": "notice"], output: log)
-            defer { stop(pid, embedded) }
+            defer { stopService(pid, embedded) }  // no server left holding the filesystem to unmount
             var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
             func running() -> Bool { waitpid(pid, nil, WNOHANG) == 0 }
 
@@ -161,17 +161,6 @@ struct FullDiskTests {
             let stock = try await app.stock(store: store, product: product)
             #expect(stock.reserved == created.count * 2)
         }
-    }
-
-    /// SIGTERM (the service stops the cluster it started), then make sure no server is left
-    /// holding the filesystem, so it can be unmounted.
-    private func stop(_ pid: pid_t, _ embedded: EmbeddedPostgres) {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        for _ in 0..<600 where waitpid(pid, &status, WNOHANG) == 0 { usleep(100_000) }
-        kill(pid, SIGKILL)
-        _ = waitpid(pid, &status, 0)
-        if embedded.isRunning { embedded.stop() }
     }
 }
 
