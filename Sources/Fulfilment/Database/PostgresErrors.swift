@@ -54,3 +54,24 @@ struct StorageFull: Error, APIErrorConvertible {
             headers: [.retryAfter: "30"])
     }
 }
+
+/// A domain error some of PostgreSQL's refusals stand for (a unique or check violation, a
+/// `RAISE` with this service's own SQLSTATE). Each aggregate maps them in one place, its error's
+/// `init?(databaseError:)`, and its queries run through ``mappingDatabaseErrors(_:)``, so domain
+/// code and handlers only ever see the domain's error, never a `PSQLError` to interpret.
+protocol DatabaseErrorMapping: Error {
+    /// The domain error `error` stands for, or nil when it is not one of this aggregate's.
+    init?(databaseError error: any Error)
+}
+
+extension DatabaseErrorMapping {
+    /// Runs `body`, rethrowing a database error this aggregate knows as its domain error and
+    /// anything else unchanged.
+    static func mappingDatabaseErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw Self(databaseError: error) ?? error
+        }
+    }
+}
