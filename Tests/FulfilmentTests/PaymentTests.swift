@@ -46,7 +46,7 @@ struct PaymentTests {
             #expect(badSignature.status == .unauthorized)
             #expect(badSignature.errorCode == "invalid_signature")
             // Signed for another body: the signature covers the raw bytes.
-            let other = WebhookSignature.signature(
+            let other = PaymentWebhookSignature.signature(
                 secret: TestApp.webhookSecret, timestamp: String(Int(Date().timeIntervalSince1970)), body: Array((body + " ").utf8))
             #expect(try await app.webhook(body, signature: other).errorCode == "invalid_signature")
             let stale = try await app.webhook(body, timestamp: Int(Date().timeIntervalSince1970) - 301)

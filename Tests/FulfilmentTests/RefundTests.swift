@@ -133,7 +133,7 @@ struct RefundTests {
             let forged = try await app.webhook(body, signature: "v1=" + String(repeating: "0f", count: 32))
             #expect(forged.status == .unauthorized)
             #expect(forged.errorCode == "invalid_signature")
-            let signedByOthers = WebhookSignature.signature(
+            let signedByOthers = PaymentWebhookSignature.signature(
                 secret: "not-the-secret", timestamp: String(Int(Date().timeIntervalSince1970)), body: Array(body.utf8))
             #expect(try await app.webhook(body, signature: signedByOthers).errorCode == "invalid_signature")
             let stale = try await app.webhook(body, timestamp: Int(Date().timeIntervalSince1970) - 301)

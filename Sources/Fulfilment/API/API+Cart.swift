@@ -1,21 +1,23 @@
 import Foundation
 
 extension API {
+    var carts: Carts { Carts(database: database) }
+
     func getCart(_ input: Operations.GetCart.Input) async throws -> Operations.GetCart.Output {
         let identity = try Identity.required
-        return .ok(.init(body: .json(try await cartPayload(identity.userID))))
+        return .ok(.init(body: .json(Self.cartPayload(try await carts.cart(customer: identity.userID, logger: logger)))))
     }
 
     func setCartStore(_ input: Operations.SetCartStore.Input) async throws -> Operations.SetCartStore.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let identity = try Identity.required
         guard let store = StoreID(body.storeId) else { throw OrderError.storeNotFound }
-        try await CartQueries.setStore(customer: identity.userID, store: store, on: database.client, logger: logger)
-        return .ok(.init(body: .json(try await cartPayload(identity.userID))))
+        let cart = try await carts.setStore(store, customer: identity.userID, logger: logger)
+        return .ok(.init(body: .json(Self.cartPayload(cart))))
     }
 
     func clearCart(_ input: Operations.ClearCart.Input) async throws -> Operations.ClearCart.Output {
-        try await CartQueries.clear(customer: try Identity.required.userID, on: database.client, logger: logger)
+        try await carts.clear(customer: try Identity.required.userID, logger: logger)
         return .noContent(.init())
     }
 
@@ -24,23 +26,18 @@ extension API {
         let caller = try Caller.current
         guard let product = ProductID(input.path.productId) else { throw OrderError.productNotFound }
         // The contract types quantity as a number so that 1.5 is a 422 naming the field, not a 400.
-        guard body.quantity.rounded() == body.quantity, (0...Double(CartQueries.maximumQuantity)).contains(body.quantity) else {
+        guard body.quantity.rounded() == body.quantity, (0...Double(Cart.maximumQuantity)).contains(body.quantity) else {
             throw OrderError.invalidQuantity
         }
-        let cart = try await CartQueries.setQuantity(
-            caller: caller, product: product, quantity: Int(body.quantity), on: database, logger: logger)
+        let cart = try await carts.setQuantity(Int(body.quantity), of: product, caller: caller, logger: logger)
         return .ok(.init(body: .json(Self.cartPayload(cart))))
     }
 
     func removeCartItem(_ input: Operations.RemoveCartItem.Input) async throws -> Operations.RemoveCartItem.Output {
         let identity = try Identity.required
         guard let product = ProductID(input.path.productId) else { throw OrderError.productNotFound }
-        try await CartQueries.removeItem(customer: identity.userID, product: product, on: database.client, logger: logger)
-        return .ok(.init(body: .json(try await cartPayload(identity.userID))))
-    }
-
-    private func cartPayload(_ customer: UserID) async throws -> Components.Schemas.Cart {
-        Self.cartPayload(try await CartQueries.cart(customer: customer, on: database.client, logger: logger))
+        let cart = try await carts.remove(product, customer: identity.userID, logger: logger)
+        return .ok(.init(body: .json(Self.cartPayload(cart))))
     }
 
     private static func cartPayload(_ cart: Cart) -> Components.Schemas.Cart {

@@ -1,10 +1,12 @@
 import Foundation
 
 extension API {
+    var restrictedLines: RestrictedLines { RestrictedLines(database: database) }
+
     func removeRestrictedLines(_ input: Operations.RemoveRestrictedLines.Input) async throws -> Operations.RemoveRestrictedLines.Output {
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
         let identity = try Identity.required
-        let order = try await RestrictedLines(database: database).remove(from: id, by: identity, logger: logger)
+        let order = try await restrictedLines.remove(from: id, by: identity.userID, in: try StoreScope(staff: identity), logger: logger)
         return .ok(.init(body: .json(.init(order, for: identity))))
     }
 }

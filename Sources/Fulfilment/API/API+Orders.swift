@@ -3,10 +3,15 @@ import OpenAPIRuntime
 import QRReceipt
 
 extension API {
+    var checkoutService: Checkout { Checkout(database: database, signer: keyring.signer) }
+    var orders: Orders { Orders(database: database) }
+    var orderTransitions: OrderTransitions { OrderTransitions(database: database) }
+    var receipts: Receipts { Receipts(database: database, signer: keyring.signer) }
+
     func checkout(_ input: Operations.Checkout.Input) async throws -> Operations.Checkout.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let method: PaymentMethod = body.paymentMethod == .prepaid ? .prepaid : .payAtCollection
-        let result = try await Checkout(database: database, signer: keyring.signer).run(
+        let result = try await checkoutService.run(
             caller: try Caller.current, method: method, pickupSlot: body.pickupSlot, now: clock(),
             idempotencyKey: input.headers.idempotencyKey, logger: logger)
         if result.created { ServiceMetrics.checkoutPlaced() }
@@ -16,18 +21,18 @@ extension API {
 
     func listOrders(_ input: Operations.ListOrders.Input) async throws -> Operations.ListOrders.Output {
         let identity = try Identity.required
-        let page = try await OrderQueries.list(
-            customer: identity.userID, limit: try pageSize(input.query.limit), cursor: input.query.cursor,
-            on: database.client, logger: logger)
+        let page = try await orders.list(
+            customer: identity.userID, limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
         return .ok(.init(body: .json(.init(
             items: page.items.map { .init($0, ownList: true) }, nextCursor: page.nextCursor))))
     }
 
     func listStoreOrders(_ input: Operations.ListStoreOrders.Input) async throws -> Operations.ListStoreOrders.Output {
         guard let store = StoreID(input.path.storeId) else { throw OrderError.storeNotFound }
-        let page = try await OrderQueries.board(
-            store: store, status: input.query.status.flatMap { OrderStatus(rawValue: $0.rawValue) },
-            limit: try pageSize(input.query.limit), cursor: input.query.cursor, on: database.client, logger: logger)
+        let page = try await orders.board(
+            of: store, in: try StoreScope(staff: try Identity.required),
+            status: input.query.status.flatMap { OrderStatus(rawValue: $0.rawValue) },
+            limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
         return .ok(.init(body: .json(.init(
             items: page.items.map { .init($0, ownList: false) }, nextCursor: page.nextCursor))))
     }
@@ -52,8 +57,8 @@ extension API {
         let reason = input.query.reason
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
         let identity = try Identity.required
-        let order = try await OrderTransitions.cancelByCustomer(
-            order: id, reason: try Self.reason(reason), by: identity, on: database, logger: logger)
+        let order = try await orderTransitions.cancelByCustomer(
+            order: id, reason: try Self.reason(reason), by: identity.userID, logger: logger)
         return .ok(.init(body: .json(.init(order, for: identity))))
     }
 
@@ -62,8 +67,9 @@ extension API {
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
         let target = OrderStatus(rawValue: body.to.rawValue) ?? .pending
         let identity = try Identity.required
-        let order = try await OrderTransitions.move(
-            order: id, to: target, reason: try Self.reason(body.reason), by: identity, on: database, logger: logger)
+        let order = try await orderTransitions.move(
+            order: id, to: target, reason: try Self.reason(body.reason), by: identity.userID, in: try StoreScope(staff: identity),
+            logger: logger)
         return .ok(.init(body: .json(.init(order, for: identity))))
     }
 
@@ -71,10 +77,8 @@ extension API {
     /// nobody learns that someone else's order exists.
     func visibleOrder(_ text: String) async throws -> Order {
         let identity = try Identity.required
-        guard let id = OrderID(text), let order = try await OrderQueries.order(id: id, on: database.client, logger: logger),
-            order.isVisible(to: identity)
-        else { throw OrderError.orderNotFound }
-        return order
+        guard let id = OrderID(text) else { throw OrderError.orderNotFound }
+        return try await orders.order(id, visibleTo: identity, logger: logger)
     }
 
     /// The receipt's QR, for its customer only: the access table already refuses staff (a
@@ -82,10 +86,8 @@ extension API {
     /// customer's order is 404. Staff re-issue a lost receipt with `reissueReceipt`, audited.
     private func receiptCode(_ orderID: String) async throws -> QRCode {
         let identity = try Identity.required
-        guard let id = OrderID(orderID), let order = try await OrderQueries.order(id: id, on: database.client, logger: logger),
-            order.customerID == identity.userID, let token = order.pickup?.text
-        else { throw OrderError.orderNotFound }
-        return try QRCode.encode(token)
+        guard let id = OrderID(orderID) else { throw OrderError.orderNotFound }
+        return try QRCode.encode(try await orders.receiptToken(of: id, customer: identity.userID, logger: logger))
     }
 
     func reissueReceipt(_ input: Operations.ReissueReceipt.Input) async throws -> Operations.ReissueReceipt.Output {
@@ -95,8 +97,8 @@ extension API {
             throw APIError.invalidField("reason", "Say why the receipt is issued again (e.g. \"customer's phone is flat\").")
         }
         let identity = try Identity.required
-        let reissue = try await Receipts(database: database, signer: keyring.signer).reissue(
-            order: id, reason: reason, by: identity, logger: logger)
+        let reissue = try await receipts.reissue(
+            order: id, reason: reason, by: identity.userID, in: try StoreScope(staff: identity), logger: logger)
         let png = try QRCode.encode(reissue.token.text).png(scale: 8)
         return .created(.init(body: .json(.init(
             orderId: id.description, orderNumber: reissue.order.number, customerName: reissue.order.customerName,

@@ -5,7 +5,7 @@ import Hummingbird
 /// The order board, `/console/orders`: the store's open orders by status, then by pickup slot
 /// (earliest first, each slot a group; orders without a slot after them, oldest first), with
 /// late orders (slot over, not collected) flagged, and the moves the state machine allows. Reading is `listStoreOrders` for the caller's own store;
-/// each move is `transitionOrder`, through `OrderTransitions` like the API. It updates itself
+/// each move is `transitionOrder`, through the `OrderTransitions` service like the API. It updates itself
 /// from the store's event stream (`/console/events`).
 extension Console {
     func registerBoard(on router: Router<AppRequestContext>) {
@@ -21,9 +21,9 @@ extension Console {
                     return try await boardPage(visit, notice: Notice(ok: false, text: "That order or move was not understood."), status: .badRequest)
                 }
                 do {
-                    let order = try await OrderTransitions.move(
-                        order: id, to: target, reason: try API.reason(visit.form["reason"]), by: visit.identity, on: database,
-                        logger: visit.logger)
+                    let order = try await api.orderTransitions.move(
+                        order: id, to: target, reason: try API.reason(visit.form["reason"]), by: visit.identity.userID,
+                        in: try StoreScope(staff: visit.identity), logger: visit.logger)
                     return try await boardPage(visit, notice: Notice(ok: true, text: "Order \(order.number) is now \(order.status.rawValue)."))
                 } catch {
                     let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
@@ -36,8 +36,8 @@ extension Console {
 
     func boardPage(_ visit: Visit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let store = visit.identity.storeID else { throw AccessError.forbidden }
-        let page = try await OrderQueries.board(store: store, status: nil, limit: 200, cursor: nil, on: database.client, logger: visit.logger)
-        let zone = try await CalendarQueries.calendar(store: store, on: database.client, logger: visit.logger)?.timeZone
+        let page = try await api.orders.board(of: store, in: try StoreScope(staff: visit.identity), limit: 200, logger: visit.logger)
+        let zone = try await api.orders.timeZone(ofStore: store, logger: visit.logger)
         let now = api.clock()
         let csrf = ConsolePage.csrfInput(visit.session)
         let sections = HTML.join([OrderStatus.pending, .packaged, .delivering].map { status in

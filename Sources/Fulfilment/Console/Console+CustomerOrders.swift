@@ -8,8 +8,7 @@ extension Console {
     func registerCustomerOrders(on router: Router<AppRequestContext>) {
         router.get("/orders") { request, context in
             try await page(request, context, operation: "listOrders") { visit in
-                let page = try await OrderQueries.list(
-                    customer: visit.identity.userID, limit: 100, cursor: nil, on: database.client, logger: visit.logger)
+                let page = try await api.orders.list(customer: visit.identity.userID, limit: 100, cursor: nil, logger: visit.logger)
                 let rows = HTML.join(page.items.map { order in
                     """
                     <tr><td><a href="/orders/\(order.id)">Order \(order.number)</a></td>
@@ -32,7 +31,7 @@ extension Console {
                 // `getOrder` shows staff of the store the order too; the receipt page is the customer's alone.
                 let order = try await api.visibleOrder(orderID)
                 guard order.customerID == visit.identity.userID else { throw OrderError.orderNotFound }
-                let zone = try await CalendarQueries.calendar(store: order.storeID, on: database.client, logger: visit.logger)?.timeZone
+                let zone = try await api.orders.timeZone(ofStore: order.storeID, logger: visit.logger)
                 return customerOrderPage(visit, order: order, zone: zone)
             }
         }

@@ -28,9 +28,9 @@ extension Console {
                 let method: Payments.DeskMethod = form.text("method") == "card" ? .card : .cash
                 var note: Notice
                 do {
-                    let payment = try await Payments.record(
-                        order: order, method: method, amount: Money(amount: amount, currency: currency), by: visit.identity,
-                        on: database, logger: visit.logger)
+                    let payment = try await api.payments.record(
+                        order: order, method: method, amount: Money(amount: amount, currency: currency), by: visit.identity.userID,
+                        in: try StoreScope(staff: visit.identity), logger: visit.logger)
                     note = Notice(ok: true, text: "Paid \(MoneyText.format(payment.amount)) by \(method.rawValue).")
                 } catch let refused as OrderError {
                     note = Notice(ok: false, text: refused.apiError.message)
@@ -64,7 +64,8 @@ extension Console {
                 }
                 var note: Notice
                 do {
-                    let changed = try await RestrictedLines(database: database).remove(from: order, by: visit.identity, logger: visit.logger)
+                    let changed = try await api.restrictedLines.remove(
+                        from: order, by: visit.identity.userID, in: try StoreScope(staff: visit.identity), logger: visit.logger)
                     note = Notice(ok: true, text: "Age-restricted lines removed. New total \(MoneyText.format(changed.total)).")
                 } catch let refused as any APIErrorConvertible where refused is OrderError || refused is IDCheckError {
                     note = Notice(ok: false, text: refused.apiError.message)
@@ -75,10 +76,7 @@ extension Console {
     }
 
     private func verdict(token: String, _ visit: Visit) async throws -> DeskVerdict {
-        let scan = try await api.collections.inspect(token: token, by: visit.identity, logger: visit.logger)
-        var totes: [String] = []
-        if let order = scan.order { totes = try await ToteQueries.totes(of: order.id, on: database.client, logger: visit.logger) }
-        return DeskVerdict(scan: scan, token: token, totes: totes)
+        DeskVerdict(scan: try await api.collections.inspect(token: token, by: visit.identity, logger: visit.logger), token: token)
     }
 
     func deskPage(_ visit: Visit, verdict: DeskVerdict?, note: Notice?, status: HTTPResponse.Status = .ok) -> Response {

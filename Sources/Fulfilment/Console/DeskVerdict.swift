@@ -31,9 +31,9 @@ struct DeskVerdict: Sendable {
         self.token = token
     }
 
-    init(scan: DeskScan, token: String, totes: [String]) {
+    init(scan: DeskScan, token: String) {
         self.order = scan.order
-        self.totes = totes
+        self.totes = scan.totes
         self.token = token
         switch scan.refusal {
         case nil:

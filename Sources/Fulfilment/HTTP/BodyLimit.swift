@@ -24,7 +24,7 @@ struct BodyLimit: Sendable {
     static let json = BodyLimit(bytes: 1024 * 1024)
     static let image = BodyLimit(bytes: ProductImage.maximumBytes, refusal: CatalogueError.imageTooLarge(limit: ProductImage.maximumBytes).apiError)
     static let form = BodyLimit(bytes: ConsoleForm.maximumBytes)
-    static let providerWebhook = BodyLimit(bytes: WebhookSignature.maximumBody)
+    static let providerWebhook = BodyLimit(bytes: PaymentWebhookSignature.maximumBody)
 
     /// The cap for a request to `path` with `method`: outside `/v1/` are the console's pages,
     /// which read nothing but forms.

@@ -2,80 +2,39 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A customer's cart, priced now and checked against the cart store's stock now.
-public struct Cart: Sendable, Equatable {
-    public struct Line: Sendable, Equatable {
-        public var productID: ProductID
-        public var name: String
-        public var unitPrice: Int64
-        public var quantity: Int
-        /// What the cart's store could sell right now (`on_hand - reserved`; 0 when it carries none).
-        public var available: Int
-        public var discontinued: Bool
-        public var lineTotal: Int64 { Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
-    }
-
-    public var storeID: StoreID?
-    public var currency: String
-    public var lines: [Line]
-    /// Saturates rather than traps; checkout refuses a total that does not fit.
-    public var total: Int64 { Money.sum(lines.map(\.lineTotal)) ?? .max }
-}
-
-extension Cart {
-    /// The cart from `cart_view`'s rows (its columns from `column` on): the store and currency
-    /// on every row, then one line a row, or one row of NULL lines for an empty cart.
-    init(viewRows rows: [PostgresRandomAccessRow], from column: Int) throws {
-        var store: (UUID, String)?
-        var lines: [Line] = []
-        for row in rows {
-            if let id = try row[column].decode(UUID?.self), let currency = try row[column + 1].decode(String?.self) {
-                store = (id, currency)
-            }
-            guard let product = try row[column + 2].decode(UUID?.self) else { continue }
-            lines.append(Line(
-                productID: ProductID(product), name: try row[column + 3].decode(String.self),
-                unitPrice: try row[column + 4].decode(Int64.self), quantity: Int(try row[column + 5].decode(Int32.self)),
-                available: Int(try row[column + 6].decode(Int32.self)), discontinued: try row[column + 7].decode(Bool.self)))
-        }
-        self.init(storeID: store.map { StoreID($0.0) }, currency: store?.1 ?? "JMD", lines: lines)
-    }
-}
-
 /// The SQL of carts and cart items. A cart belongs to a customer and names one store; its
 /// lines are kept when the store changes.
 enum CartQueries {
-    static let maximumQuantity = 99
+    /// `Cart.maximumQuantity`, for the pick lists that still read it here.
+    static var maximumQuantity: Int { Cart.maximumQuantity }
 
     static func cart(customer: UserID, on connection: some SQLRunner, logger: Logger) async throws -> Cart {
         // The cart's store, or else the store the customer chose for browsing; then one row per
         // line (or one row of NULL lines for an empty cart): `cart_view`, migration 018.
         let rows = try await connection.run("SELECT v.* FROM cart_view(\(customer.rawValue)) v", logger: logger)
-        return try Cart(viewRows: rows.collect().map { $0.makeRandomAccess() }, from: 0)
+        return try cart(viewRows: rows.collect().map { $0.makeRandomAccess() }, from: 0)
     }
 
-    /// Points the cart at `store` (creating the cart); its lines stay.
+    /// Points the cart at `store` (creating the cart); its lines stay. An unknown store is
+    /// `storeNotFound` (`OrderError`'s database mapping).
     static func setStore(customer: UserID, store: StoreID, on client: PostgresClient, logger: Logger) async throws {
-        do {
+        try await OrderError.mappingDatabaseErrors {
             try await client.run(
                 """
                 INSERT INTO carts (customer_id, store_id) VALUES (\(customer.rawValue), \(store.rawValue))
                 ON CONFLICT (customer_id) DO UPDATE SET store_id = EXCLUDED.store_id, updated_at = now()
                 """, logger: logger)
-        } catch where error.sqlState == SQLState.foreignKeyViolation {
-            throw OrderError.storeNotFound
         }
     }
 
-    /// Sets a line's quantity (0 removes it) for the caller, admits them, and reads the cart as it
-    /// then stands: one statement, which also resolves a presented token and writes only for a
-    /// caller who will be admitted. The cart is created at the customer's chosen store when it
-    /// does not exist yet.
+    /// Sets a line's quantity (0 removes it; the caller has checked its range) for the caller,
+    /// admits them, and reads the cart as it then stands: one statement, which also resolves a
+    /// presented token and writes only for a caller who will be admitted. The cart is created at
+    /// the customer's chosen store when it does not exist yet.
     @discardableResult
     static func setQuantity(
         caller: Caller, product: ProductID, quantity: Int, on database: Database, logger: Logger
     ) async throws -> Cart {
-        guard (0...maximumQuantity).contains(quantity) else { throw OrderError.invalidQuantity }
         // `set_cart_line` (migration 018) makes or touches the cart row at the chosen store and
         // writes the line, only for a product that exists and is on sale, and only for a caller
         // this statement will admit; the answer says which held. `set_cart_line_viewed`
@@ -89,17 +48,17 @@ enum CartQueries {
                 """, logger: logger)
         }.collect().map { $0.makeRandomAccess() }
         _ = try caller.admit(rows.first)
-        guard let row = rows.first else { throw APIError.internal }
+        guard let row = rows.first else { throw OrderError.unexpectedlyMissing("set_cart_line_viewed's row") }
         let first = Caller.columnCount
         // A removal answers "written" whatever was there: a product not in the cart is not an error.
         guard let discontinued = try row[first].decode(Bool?.self) else { throw OrderError.productNotFound }
         guard !discontinued else { throw OrderError.productDiscontinued(product) }
         guard try row[first + 1].decode(Bool.self) else { throw OrderError.noStoreChosen }
-        return try Cart(viewRows: rows, from: first + 2)
+        return try cart(viewRows: rows, from: first + 2)
     }
 
-    /// Removes a line; a product not in the cart is not an error, an unknown product is 404.
-    static func removeItem(customer: UserID, product: ProductID, on client: PostgresClient, logger: Logger) async throws {
+    /// Removes a line; false when there is no such product (a product not in the cart is not an error).
+    static func removeItem(customer: UserID, product: ProductID, on client: PostgresClient, logger: Logger) async throws -> Bool {
         let rows = try await client.run(
             """
             WITH gone AS (
@@ -109,10 +68,28 @@ enum CartQueries {
             """, logger: logger)
         var exists = false
         for try await _ in rows { exists = true }
-        guard exists else { throw OrderError.productNotFound }
+        return exists
     }
 
     static func clear(customer: UserID, on client: PostgresClient, logger: Logger) async throws {
         try await client.run("DELETE FROM cart_items WHERE customer_id = \(customer.rawValue)", logger: logger)
+    }
+
+    /// The cart from `cart_view`'s rows (its columns from `column` on): the store and currency
+    /// on every row, then one line a row, or one row of NULL lines for an empty cart.
+    private static func cart(viewRows rows: [PostgresRandomAccessRow], from column: Int) throws -> Cart {
+        var store: (UUID, String)?
+        var lines: [Cart.Line] = []
+        for row in rows {
+            if let id = try row[column].decode(UUID?.self), let currency = try row[column + 1].decode(String?.self) {
+                store = (id, currency)
+            }
+            guard let product = try row[column + 2].decode(UUID?.self) else { continue }
+            lines.append(Cart.Line(
+                productID: ProductID(product), name: try row[column + 3].decode(String.self),
+                unitPrice: try row[column + 4].decode(Int64.self), quantity: Int(try row[column + 5].decode(Int32.self)),
+                available: Int(try row[column + 6].decode(Int32.self)), discontinued: try row[column + 7].decode(Bool.self)))
+        }
+        return Cart(storeID: store.map { StoreID($0.0) }, currency: store?.1 ?? "JMD", lines: lines)
     }
 }

@@ -58,7 +58,7 @@ struct Checkout: Sendable {
             if let earlier = context.earlier {
                 guard earlier.hash == hash else { throw OrderError.idempotencyKeyReused }
                 guard let order = try await OrderQueries.order(id: earlier.id, on: database.client, logger: logger) else {
-                    throw APIError.internal
+                    throw OrderError.unexpectedlyMissing("order \(earlier.id), placed with this key")
                 }
                 return Result(customer: customer, order: order, created: false)
             }
@@ -67,19 +67,17 @@ struct Checkout: Sendable {
                     context, customer: customer.userID, method: method, pickupSlot: pickupSlot, now: now, key: key, hash: hash,
                     logger: logger)
                 return Result(customer: customer, order: order, created: true)
-            } catch is CheckoutQueries.ReadAgain {
+            } catch is CheckoutRace {
                 // The cart moved to another store between the read and the write, or a concurrent
-                // retry with the same key won while this one waited for the cart: read again, which
-                // answers with that order.
-            } catch where error.sqlState == SQLState.uniqueViolation && error.constraintName == "orders_customer_id_idempotency_key_key" {
-                // The same race, lost at the unique index: read again.
+                // retry with the same key won (while this one waited for the cart, or at the
+                // unique index): read again, which answers with that order.
             }
         }
         throw DatabaseBusy()
     }
 
     private func place(
-        _ context: CheckoutQueries.Context, customer: UserID, method: PaymentMethod, pickupSlot: Date?, now: Date, key: String,
+        _ context: Context, customer: UserID, method: PaymentMethod, pickupSlot: Date?, now: Date, key: String,
         hash: Data, logger: Logger
     ) async throws -> Order {
         guard let store = context.store else { throw OrderError.cartEmpty }

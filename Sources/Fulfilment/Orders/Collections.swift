@@ -18,7 +18,7 @@ struct Collections: Sendable {
     func preview(token scanned: String, by caller: Caller, logger: Logger) async throws -> (Identity, Order) {
         let text = Self.normalized(scanned)
         let (staff, order) = try await read(text, by: caller, logger: logger)
-        try Self.check(order, issuedWith: text, at: staff)
+        try Self.check(order, issuedWith: text, in: try StoreScope(staff: staff))
         return (staff, order!)
     }
 
@@ -26,15 +26,10 @@ struct Collections: Sendable {
     /// verdict is told: who is asking comes first, so an unknown caller gets 401, not a hint).
     func read(_ text: String, by caller: Caller, logger: Logger) async throws -> (Identity, Order?) {
         let verified = Result { () throws(OrderError) in try verify(text) }
-        let rows = try await database.client.run(
-            """
-            SELECT \(unescaped: Caller.columns), v.*
-            FROM \(caller: caller) c LEFT JOIN order_view(\(try? verified.get().rawValue)) v ON true
-            """, logger: logger)
-        let row = rows.collect().first?.makeRandomAccess()
-        let staff = try caller.admit(row)
+        let (staff, order) = try await CollectionQueries.callerAndOrder(
+            try? verified.get(), caller: caller, on: database.client, logger: logger)
         _ = try verified.get()
-        return (staff, try row.flatMap { try OrderQueries.order(view: $0, at: Caller.columnCount) })
+        return (staff, order)
     }
 
     /// What a scanner typed, as the token it stands for: keyboard-wedge and serial scanners end
@@ -56,21 +51,16 @@ struct Collections: Sendable {
     ) async throws -> (Identity, Order) {
         let text = Self.normalized(scanned)
         let (staff, before) = try await read(text, by: caller, logger: logger)
-        try Self.check(before, issuedWith: text, at: staff, idChecked: idChecked)
-        guard let order = before, let store = staff.storeID else { throw OrderError.wrongStore }
+        let scope = try StoreScope(staff: staff)
+        try Self.check(before, issuedWith: text, in: scope, idChecked: idChecked)
+        guard let order = before else { throw OrderError.wrongStore }
         for _ in 1...2 {
-            let rows = try await database.retryingConflicts(logger: logger) {
-                try await database.client.run(
-                    """
-                    SELECT w.collected, (w.o).*
-                    FROM collect_order_viewed(\(order.id.rawValue), \(store.rawValue), \(staff.userID.rawValue), \(text),
-                                              \(idChecked?.rawValue)) w
-                    """, logger: logger)
+            let (collected, after) = try await database.retryingConflicts(logger: logger) {
+                try await CollectionQueries.collect(
+                    order.id, in: scope, by: staff.userID, token: text, idChecked: idChecked, on: database.client, logger: logger)
             }
-            let row = rows.collect().first?.makeRandomAccess()
-            let after = try row.flatMap { try OrderQueries.order(view: $0, at: 1) }
-            if try row?[0].decode(Bool.self) == true, let after { return (staff, after) }
-            try Self.check(after, issuedWith: text, at: staff, idChecked: idChecked)
+            if collected, let after { return (staff, after) }
+            try Self.check(after, issuedWith: text, in: scope, idChecked: idChecked)
             // Refused, yet the order as read now could be handed over: it changed in between
             // (packed or paid a moment ago). Scan again.
         }
@@ -78,7 +68,7 @@ struct Collections: Sendable {
     }
 
     /// The signature and expiry; returns the order the token names. Which store it is of is
-    /// checked against the order itself (``check(_:issuedWith:at:)``).
+    /// checked against the order itself (``check(_:issuedWith:in:)``).
     private func verify(_ text: String) throws(OrderError) -> OrderID {
         let token: PickupToken
         do {
@@ -93,17 +83,19 @@ struct Collections: Sendable {
 
     /// Whether the token names this order as it stands (a receipt re-issued at the desk
     /// replaces the old one) and the order can be handed over now; each refusal its own code.
-    static func check(_ order: Order?, issuedWith text: String, at staff: Identity) throws {
+    /// Another store's order is `wrong_store` (403), not "not found": the token is genuine, and
+    /// the customer is at the wrong desk.
+    static func check(_ order: Order?, issuedWith text: String, in scope: StoreScope) throws {
         guard let order, let current = order.pickup?.text else { throw OrderError.invalidToken(reason: "unknown_order") }
-        guard order.storeID == staff.storeID else { throw OrderError.wrongStore }
+        guard scope.contains(order.storeID) else { throw OrderError.wrongStore }
         guard current == text else { throw OrderError.invalidToken(reason: "superseded") }
         try check(order)
     }
 
     /// As above, and an order holding age-restricted goods needs its age check recorded or
     /// confirmed with this scan.
-    private static func check(_ order: Order?, issuedWith text: String, at staff: Identity, idChecked: IDConfirmation.Method?) throws {
-        try check(order, issuedWith: text, at: staff)
+    private static func check(_ order: Order?, issuedWith text: String, in scope: StoreScope, idChecked: IDConfirmation.Method?) throws {
+        try check(order, issuedWith: text, in: scope)
         if let required = order?.idCheck, required.confirmation == nil, idChecked == nil {
             throw IDCheckError.required(minimumAge: required.minimumAge)
         }

@@ -99,9 +99,4 @@ public struct Order: Sendable, Equatable {
 
     /// What is still to pay before hand-over: the total while unpaid, nothing once paid.
     public var amountDue: Money { Money(amount: paymentStatus.isSettled ? 0 : total.amount, currency: total.currency) }
-
-    /// Whether `identity` may see this order: its customer, or staff of its store.
-    func isVisible(to identity: Identity) -> Bool {
-        identity.userID == customerID || identity.worksAt(storeID)
-    }
 }

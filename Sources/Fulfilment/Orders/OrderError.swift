@@ -40,9 +40,13 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
     // Refunds.
     case noRefundDue(PaymentStatus)
     case refundMismatch(due: Int64, currency: String)
+    case noteTooLong
     case webhookNotConfigured
     case invalidSignature
     case staleTimestamp
+    /// A row the statement itself wrote or the schema guarantees was not there: a bug, answered
+    /// 500 (`what` is for the log only).
+    case unexpectedlyMissing(String)
 
     public var apiError: APIError {
         switch self {
@@ -109,12 +113,16 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
         case .refundMismatch(let due, let currency):
             APIError(.unprocessableContent, "amount_mismatch", "The refund must equal what is owed back.",
                 details: ["field": "amount", "refundDue": ["amount": .int(Int(due)), "currency": .string(currency)]])
+        case .noteTooLong:
+            .invalidField("note", "The note is at most 500 characters.")
         case .webhookNotConfigured:
             APIError(.serviceUnavailable, "webhook_not_configured", "No webhook secret is configured (FULFILMENT_WEBHOOK_SECRET).")
         case .invalidSignature:
             APIError(.unauthorized, "invalid_signature", "The webhook signature is missing or wrong.")
         case .staleTimestamp:
             APIError(.unauthorized, "stale_timestamp", "The webhook timestamp is missing or more than 5 minutes from now.")
+        case .unexpectedlyMissing:
+            .internal
         }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PostgresNIO
-import ServiceLifecycle
 
 /// The end of an uncollected order's life: once its pickup token has expired (the collection
 /// window has passed — the token's expiry is the one deadline the desk also enforces), an
@@ -50,16 +49,7 @@ struct OrderExpiry: Sendable {
 
     /// Open orders whose unused token expired by `now`, oldest expiry first; read without locks.
     func candidates(expiredBy now: Date, logger: Logger) async throws -> [Candidate] {
-        let rows = try await database.client.run(
-            """
-            SELECT o.id, o.store_id FROM orders o JOIN pickup_tokens t ON t.order_id = o.id
-            WHERE o.status IN ('pending', 'packaged', 'delivering') AND t.used_at IS NULL AND t.expires_at <= \(now)
-            ORDER BY t.expires_at, o.id
-            LIMIT \(batchSize)
-            """, logger: logger)
-        var found: [Candidate] = []
-        for try await (id, store) in rows.decode((UUID, UUID).self) { found.append(Candidate(id: OrderID(id), store: StoreID(store))) }
-        return found
+        try await OrderExpiryQueries.candidates(expiredBy: now, limit: batchSize, on: database.client, logger: logger)
     }
 
     /// Cancels one order if it is still open and expired when claimed; false when another sweep
@@ -67,43 +57,13 @@ struct OrderExpiry: Sendable {
     func expire(_ candidate: Candidate, now: Date, logger: Logger) async throws -> Bool {
         try await database.transaction(logger: logger) { connection in
             try await OrderQueries.lockStock(of: candidate.id, store: candidate.store, on: connection, logger: logger)
-            let claimed = try await connection.run(
-                """
-                SELECT o.status FROM orders o
-                WHERE o.id = \(candidate.id.rawValue) AND o.store_id = \(candidate.store.rawValue)
-                  AND o.status IN ('pending', 'packaged', 'delivering')
-                  AND EXISTS (SELECT 1 FROM pickup_tokens t WHERE t.order_id = o.id AND t.used_at IS NULL AND t.expires_at <= \(now))
-                FOR UPDATE OF o SKIP LOCKED
-                """, logger: logger)
-            var status: OrderStatus?
-            for try await raw in claimed.decode(String.self) { status = OrderStatus(rawValue: raw) }
-            guard let status else { return false }
+            guard let status = try await OrderExpiryQueries.claim(candidate, now: now, on: connection, logger: logger) else {
+                return false
+            }
             try await OrderTransitions.apply(
                 order: candidate.id, store: candidate.store, from: status, to: .cancelled, reason: Self.reason, actor: nil,
                 on: connection, logger: logger)
             return true
-        }
-    }
-}
-
-/// Runs `OrderExpiry.sweep` every `interval` on this instance with the real clock, until the
-/// service shuts down. A failed sweep (the database away) is logged and tried at the next tick.
-struct OrderExpiryService: Service {
-    let expiry: OrderExpiry
-    let interval: Duration
-    let logger: Logger
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard !Task.isCancelled else { break }
-                do {
-                    _ = try await expiry.sweep(now: Date(), logger: logger)
-                } catch {
-                    logger.warning("expiry sweep failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
-                }
-            }
         }
     }
 }

@@ -2,30 +2,38 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A line of an order list: enough for the customer's transactions and the staff board.
-public struct OrderSummary: Sendable, Equatable {
-    public var id: OrderID
-    public var number: Int64
-    public var storeID: StoreID
-    public var customerName: String
-    public var status: OrderStatus
-    public var paymentMethod: PaymentMethod
-    public var paymentStatus: PaymentStatus
-    public var total: Money
-    public var itemCount: Int
-    public var createdAt: Date
-    /// The slot it is collected in; nil at a store without a calendar.
-    public var pickupSlot: PickupSlot? = nil
-}
-
-/// The SQL that reads orders (writes live with the operation that makes them: `Checkout`,
-/// `OrderTransitions`, `Collections`, `Payments`).
+/// The SQL of orders: reading one (`order_view`) or a list, and the writes every order-changing
+/// transaction shares (status, stock, totals, refunds owed, history). The statements that only
+/// one operation runs live in its own `*Queries` (`CheckoutQueries`, `PaymentQueries`...).
 enum OrderQueries {
     /// One order with its lines, history, age check and pickup token, or nil: one statement,
     /// the lines, history and age check riding along as JSON (``OrderParts``).
     static func order(id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> Order? {
         let rows = try await connection.run("SELECT v.* FROM order_view(\(id.rawValue)) v", logger: logger)
         return try rows.collect().first.flatMap { try order(view: $0.makeRandomAccess(), at: 0) }
+    }
+
+    /// The order if the caller may see it: they are its customer, or staff of its store (`scope`;
+    /// nil for a caller who works in no store, whose scope is no store's rows: a bound NULL
+    /// matches none); nil otherwise, as if there were no such order.
+    static func order(
+        id: OrderID, visibleTo customer: UserID, orStaffIn scope: StoreScope?, on connection: some SQLRunner, logger: Logger
+    ) async throws -> Order? {
+        let rows = try await connection.run(
+            """
+            SELECT v.* FROM order_view(\(id.rawValue)) v
+            WHERE v.customer_id = \(customer.rawValue) OR v.store_id = \(scope?.store?.rawValue)
+            """, logger: logger)
+        return try rows.collect().first.flatMap { try order(view: $0.makeRandomAccess(), at: 0) }
+    }
+
+    /// The order's pickup token text, for its customer only; nil for anyone else's order or an
+    /// order without one.
+    static func pickupToken(of id: OrderID, customer: UserID, on client: PostgresClient, logger: Logger) async throws -> String? {
+        let rows = try await client.run(
+            "SELECT v.token_text FROM order_view(\(id.rawValue)) v WHERE v.customer_id = \(customer.rawValue)", logger: logger)
+        for try await text in rows.decode(String?.self) { return text }
+        return nil
     }
 
     /// The order in `order_view`'s columns (migration 017), starting at column `first` of `row`;
@@ -76,14 +84,15 @@ enum OrderQueries {
     /// A store's order board, oldest first (the order they should be worked in): the open
     /// orders, or those with `status`.
     static func board(
-        store: StoreID, status: OrderStatus?, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
+        store: StoreID, in scope: StoreScope, status: OrderStatus?, limit: Int, cursor: String?, on client: PostgresClient,
+        logger: Logger
     ) async throws -> Page<OrderSummary> {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
         let rows = try await client.run(
             """
             SELECT \(unescaped: summaryColumns)
             FROM orders o JOIN users u ON u.id = o.customer_id
-            WHERE o.store_id = \(store.rawValue)
+            WHERE o.store_id = \(store.rawValue) AND o.store_id = \(scope)
               AND (CASE WHEN \(status?.rawValue)::text IS NULL THEN o.status IN ('pending', 'packaged', 'delivering')
                         ELSE o.status = \(status?.rawValue) END)
               AND (\(after == nil) OR ((extract(epoch FROM o.created_at) * 1000000)::int8, o.id)
@@ -115,6 +124,74 @@ enum OrderQueries {
         let page = Array(items.prefix(limit))
         let next = items.count > limit ? page.last.map { PageCursor.encode(PageCursor.Dated(t: $0.1, id: $0.0.id.rawValue)) } : nil
         return Page(items: page.map(\.0), nextCursor: next)
+    }
+
+    /// The order's store, customer and status (no lock): in `scope` (staff of its store).
+    static func state(of id: OrderID, in scope: StoreScope, on connection: PostgresConnection, logger: Logger) async throws
+        -> OrderState?
+    {
+        let rows = try await connection.run(
+            "SELECT store_id, customer_id, status FROM orders WHERE id = \(id.rawValue) AND store_id = \(scope)", logger: logger)
+        return try await state(rows)
+    }
+
+    /// The same for the order's own customer.
+    static func state(of id: OrderID, customer: UserID, on connection: PostgresConnection, logger: Logger) async throws -> OrderState? {
+        let rows = try await connection.run(
+            "SELECT store_id, customer_id, status FROM orders WHERE id = \(id.rawValue) AND customer_id = \(customer.rawValue)",
+            logger: logger)
+        return try await state(rows)
+    }
+
+    /// The order's status as it is now (after losing a race to another transaction).
+    static func status(of id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> OrderStatus? {
+        let rows = try await connection.run("SELECT status FROM orders WHERE id = \(id.rawValue)", logger: logger)
+        for try await status in rows.decode(String.self) { return OrderStatus(rawValue: status) ?? .pending }
+        return nil
+    }
+
+    private static func state(_ rows: SQLRows) async throws -> OrderState? {
+        for try await (store, customer, status) in rows.decode((UUID, UUID, String).self) {
+            return OrderState(store: StoreID(store), customer: UserID(customer), status: OrderStatus(rawValue: status) ?? .pending)
+        }
+        return nil
+    }
+
+    /// The conditional update for `from → to`, stamping when it happened; false when the order
+    /// was not in `from` (another transaction moved it first).
+    static func move(_ id: OrderID, from: OrderStatus, to: OrderStatus, on connection: PostgresConnection, logger: Logger) async throws
+        -> Bool
+    {
+        let updated = try await connection.run(
+            """
+            UPDATE orders SET status = \(to.rawValue),
+                packaged_at = CASE WHEN \(to.rawValue) = 'packaged' THEN now() ELSE packaged_at END,
+                delivering_at = CASE WHEN \(to.rawValue) = 'delivering' THEN now() ELSE delivering_at END,
+                cancelled_at = CASE WHEN \(to.rawValue) = 'cancelled' THEN now() ELSE cancelled_at END
+            WHERE id = \(id.rawValue) AND status = \(from.rawValue)
+            RETURNING 1
+            """, logger: logger)
+        var moved = false
+        for try await _ in updated { moved = true }
+        return moved
+    }
+
+    /// The order leaves any open pick list it is on.
+    static func leaveOpenPickLists(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run("UPDATE pick_batch_orders SET open = false WHERE order_id = \(id.rawValue) AND open", logger: logger)
+    }
+
+    /// Gives back the stock a cancelled order still held: all it ordered while pending
+    /// (`packaged` false), what was picked once packaged. Call with the stock rows locked.
+    static func releaseStock(of id: OrderID, store: StoreID, packaged: Bool, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        try await connection.run(
+            """
+            UPDATE stock SET reserved = stock.reserved - held_quantity(l, \(packaged)), updated_at = now()
+            FROM order_lines l
+            WHERE l.order_id = \(id.rawValue) AND stock.store_id = \(store.rawValue) AND stock.product_id = l.product_id
+            """, logger: logger)
     }
 
     /// Locks the stock rows of an order's lines in product-id order: the one lock order every

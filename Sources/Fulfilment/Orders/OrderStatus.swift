@@ -30,9 +30,6 @@ public enum OrderStatus: String, Sendable, Codable, CaseIterable {
     /// collection scan reaches.
     public var manualTargets: [OrderStatus] { allowedTargets.filter { $0 != .completed } }
 
-    /// Whether a collection scan may hand this order over now.
-    public var isCollectable: Bool { canTransition(to: .completed) }
-
     /// Open orders hold reserved stock.
     public var isOpen: Bool { self != .completed && self != .cancelled }
 

@@ -12,33 +12,25 @@ struct ReadyNotifications: Sendable {
     /// The shortest time between two ready messages of one order.
     static let minimumInterval: TimeInterval = 60
 
+    /// Staff of the order's store send its ready message again; another store's order is not
+    /// found. (The handler passes the caller; the scope is taken from them here.)
     func resend(order id: OrderID, by staff: Identity, logger: Logger) async throws -> Order {
-        try await database.transaction(logger: logger) { connection in
+        let scope = try StoreScope(staff: staff)
+        return try await database.transaction(logger: logger) { connection in
             // The order row is locked, so two clicks at once are one after the other here; the
             // last message is read in a statement of its own, after the lock, so the second click
             // sees the first one's event (committed while it waited).
-            let rows = try await connection.run(
-                "SELECT store_id, status FROM orders WHERE id = \(id.rawValue) FOR UPDATE", logger: logger)
-            var found: (StoreID, OrderStatus)?
-            for try await (store, status) in rows.decode((UUID, String).self) {
-                found = (StoreID(store), OrderStatus(rawValue: status) ?? .pending)
-            }
-            guard let (store, status) = found, staff.worksAt(store) else { throw OrderError.orderNotFound }
+            guard let (store, status) = try await ReadyNotificationQueries.lockedState(of: id, in: scope, on: connection, logger: logger)
+            else { throw OrderError.orderNotFound }
             guard status == .packaged || status == .delivering else { throw OrderError.notReady(status) }
-            let last = try await connection.run(
-                """
-                SELECT extract(epoch FROM clock_timestamp() - max(occurred_at))::float8 FROM events
-                WHERE order_id = \(id.rawValue) AND type = 'order.ready_for_pickup'
-                """, logger: logger)
-            var since: Double?
-            for try await seconds in last.decode(Double?.self) { since = seconds }
+            let since = try await ReadyNotificationQueries.secondsSinceReadyMessage(of: id, on: connection, logger: logger)
             if let since, since < Self.minimumInterval {
                 throw OrderError.notificationTooSoon(retryAfter: Int((Self.minimumInterval - since).rounded(.up)))
             }
             try await OrderQueries.recordEvent(
                 order: id, store: store, from: status, to: status, actor: staff.userID, reason: "Ready message sent again",
                 on: connection, logger: logger)
-            return try await OrderQueries.order(id: id, on: connection, logger: logger)!
+            return try await Orders.changed(id, on: connection, logger: logger)
         }
     }
 }

@@ -17,25 +17,21 @@ struct Receipts: Sendable {
         var reissuedAt: Date
     }
 
-    func reissue(order id: OrderID, reason: String, by staff: Identity, logger: Logger) async throws -> Reissue {
+    /// What a fresh token for an order needs: its store and the store's token number, the
+    /// expiry a token issued now gets, and the current token's.
+    struct TokenFacts: Sendable {
+        var store: StoreID
+        var tokenNumber: Int32
+        var freshExpiry: Int64
+        var oldExpiry: Int64
+    }
+
+    /// Staff of the order's store (`scope`) re-issue its receipt; another store's order is not found.
+    func reissue(order id: OrderID, reason: String, by staff: UserID, in scope: StoreScope, logger: Logger) async throws -> Reissue {
         try await database.transaction(logger: logger) { connection in
-            let rows = try await connection.run(
-                """
-                SELECT o.store_id, s.token_number,
-                       extract(epoch FROM coalesce(o.pickup_slot_end + make_interval(mins => c.grace_minutes),
-                                                   now() + s.collection_window))::int8,
-                       extract(epoch FROM t.expires_at)::int8
-                FROM orders o JOIN stores s ON s.id = o.store_id JOIN pickup_tokens t ON t.order_id = o.id
-                LEFT JOIN store_calendars c ON c.store_id = o.store_id
-                WHERE o.id = \(id.rawValue)
-                FOR UPDATE OF o, t
-                """, logger: logger)
-            var found: (UUID, Int32, Int64, Int64)?
-            for try await row in rows.decode((UUID, Int32, Int64, Int64).self) { found = row }
-            guard let (storeUUID, tokenNumber, freshExpiry, oldExpiry) = found, staff.worksAt(StoreID(storeUUID)) else {
+            guard let facts = try await ReceiptQueries.lockedForReissue(id, in: scope, on: connection, logger: logger) else {
                 throw OrderError.orderNotFound
             }
-            let store = StoreID(storeUUID)
             guard var order = try await OrderQueries.order(id: id, on: connection, logger: logger) else { throw OrderError.orderNotFound }
             switch order.status {
             case .cancelled: throw OrderError.orderCancelled
@@ -46,22 +42,11 @@ struct Receipts: Sendable {
             // A fresh collection window from now (for an order with a slot, its end plus the grace
             // period, as at checkout); never the very claims of the old token (Ed25519
             // signatures are deterministic, so equal claims would give the same text back).
-            let expiry = freshExpiry == oldExpiry ? freshExpiry + 1 : freshExpiry
+            let expiry = facts.freshExpiry == facts.oldExpiry ? facts.freshExpiry + 1 : facts.freshExpiry
             let token = try signer.sign(PickupToken.Claims(
-                orderID: id.rawValue, storeNumber: UInt32(tokenNumber), expiry: UInt32(clamping: expiry)))
-            let stamped = try await connection.run(
-                """
-                WITH t AS (
-                    UPDATE pickup_tokens SET key_id = \(Int32(token.keyID.rawValue)), text = \(token.text), issued_at = now(),
-                                             expires_at = to_timestamp(\(Int64(token.claims.expiry)))
-                    WHERE order_id = \(id.rawValue)
-                )
-                INSERT INTO receipt_reissues (store_id, order_id, reissued_by, reason)
-                VALUES (\(store.rawValue), \(id.rawValue), \(staff.userID.rawValue), \(reason))
-                RETURNING at
-                """, logger: logger)
-            var at = Date()
-            for try await row in stamped.decode(Date.self) { at = row }
+                orderID: id.rawValue, storeNumber: UInt32(facts.tokenNumber), expiry: UInt32(clamping: expiry)))
+            let at = try await ReceiptQueries.reissue(
+                id, store: facts.store, token: token, by: staff, reason: reason, on: connection, logger: logger)
             order.pickup = PickupRecord(text: token.text, expiresAt: token.claims.expiresAt, usedAt: nil)
             return Reissue(order: order, token: token, reissuedAt: at)
         }

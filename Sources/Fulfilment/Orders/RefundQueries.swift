@@ -2,35 +2,33 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Money paid back on an order (the `refunds` table, 012).
-public struct Refund: Sendable, Equatable {
-    public var id: UUID
-    public var orderID: OrderID
-    /// `desk` (a manager recorded it) or `provider` (its `refund.succeeded` event).
-    public var method: String
-    public var amount: Money
-    public var recordedBy: UserID?
-    public var note: String?
-    public var recordedAt: Date
-}
-
 /// The SQL of refunds.
 enum RefundQueries {
-    /// What an order owes back, its row locked for the refund; nil when there is no such order.
-    struct Owing {
-        var store: StoreID
-        var paymentStatus: PaymentStatus
-        var refundDue: Int64
-        var currency: String
-    }
-
-    static func lockedOwing(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> Owing? {
+    /// What an order owes back, its row locked for the refund; nil when there is no such order
+    /// in `scope` (a manager at the desk: their store's orders).
+    static func lockedOwing(_ id: OrderID, in scope: StoreScope, on connection: PostgresConnection, logger: Logger) async throws
+        -> Refunds.Owing?
+    {
         let rows = try await connection.run(
             """
-            SELECT store_id, payment_status, refund_due_amount, currency::text FROM orders WHERE id = \(id.rawValue) FOR UPDATE
+            SELECT \(unescaped: owingColumns) FROM orders WHERE id = \(id.rawValue) AND store_id = \(scope) FOR UPDATE
             """, logger: logger)
+        return try await owing(rows)
+    }
+
+    /// The same for the payment provider, whose signed `refund.succeeded` may name an order of any store.
+    static func lockedOwing(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> Refunds.Owing? {
+        let rows = try await connection.run(
+            "SELECT \(unescaped: owingColumns) FROM orders WHERE id = \(id.rawValue) FOR UPDATE", logger: logger)
+        return try await owing(rows)
+    }
+
+    private static let owingColumns = "store_id, payment_status, refund_due_amount, currency::text"
+
+    private static func owing(_ rows: SQLRows) async throws -> Refunds.Owing? {
         for try await (store, status, due, currency) in rows.decode((UUID, String, Int64, String).self) {
-            return Owing(store: StoreID(store), paymentStatus: PaymentStatus(rawValue: status) ?? .unpaid, refundDue: due, currency: currency)
+            return Refunds.Owing(
+                store: StoreID(store), paymentStatus: PaymentStatus(rawValue: status) ?? .unpaid, refundDue: due, currency: currency)
         }
         return nil
     }
@@ -47,8 +45,8 @@ enum RefundQueries {
             RETURNING id, created_at
             """, logger: logger)
         for try await (id, at) in rows.decode((UUID, Date).self) {
-            return Refund(id: id, orderID: order, method: method, amount: amount, recordedBy: recordedBy, note: note, recordedAt: at)
+            return Refund(id: RefundID(id), orderID: order, method: method, amount: amount, recordedBy: recordedBy, note: note, recordedAt: at)
         }
-        throw APIError.internal
+        throw OrderError.unexpectedlyMissing("the inserted refund's row")
     }
 }

@@ -8,30 +8,39 @@ import PostgresNIO
 /// `refund.succeeded` event arrives through the payment webhook (same signature, same replay
 /// rule: one event id, applied once). Either way the refund must equal what is owed, is kept
 /// in `refunds` with who or which event, and leaves the order `refunded`.
-struct Refunds {
+struct Refunds: Sendable {
     let database: Database
 
-    /// A manager of the order's store records a refund paid at the desk (audited: who, when, note).
-    func record(order id: OrderID, amount: Money, note: String?, by manager: Identity, logger: Logger) async throws -> Refund {
-        let note = try note.map { text throws(APIError) in
+    /// What an order owes back, read with its row locked for the refund (`RefundQueries`).
+    struct Owing: Sendable {
+        var store: StoreID
+        var paymentStatus: PaymentStatus
+        var refundDue: Int64
+        var currency: String
+    }
+
+    /// A manager of the order's store (`scope`) records a refund paid at the desk (audited: who,
+    /// when, note). Another store's order is not found.
+    func record(
+        order id: OrderID, amount: Money, note: String?, by manager: UserID, in scope: StoreScope, logger: Logger
+    ) async throws -> Refund {
+        let note = try note.map { text throws(OrderError) in
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard trimmed.count <= 500, !trimmed.unicodeScalars.contains("\0") else {
-                throw APIError.invalidField("note", "The note is at most 500 characters.")
-            }
+            guard trimmed.count <= 500, !trimmed.unicodeScalars.contains("\0") else { throw .noteTooLong }
             return trimmed
         }
         let refund = try await database.transaction(logger: logger) { connection in
-            guard let owing = try await RefundQueries.lockedOwing(id, on: connection, logger: logger), manager.worksAt(owing.store) else {
+            guard let owing = try await RefundQueries.lockedOwing(id, in: scope, on: connection, logger: logger) else {
                 throw OrderError.orderNotFound
             }
             try Self.check(amount, against: owing)
             let refund = try await RefundQueries.insert(
-                order: id, store: owing.store, method: "desk", amount: amount, recordedBy: manager.userID, providerEventID: nil,
+                order: id, store: owing.store, method: "desk", amount: amount, recordedBy: manager, providerEventID: nil,
                 note: note?.isEmpty == false ? note : nil, on: connection, logger: logger)
             try await OrderQueries.reconcileRefund(of: id, on: connection, logger: logger)
             return refund
         }
-        logger.info("refund recorded", metadata: ["order": "\(id)", "amount": "\(amount.amount)", "by": "\(manager.userID)"])
+        logger.info("refund recorded", metadata: ["order": "\(id)", "amount": "\(amount.amount)", "by": "\(manager)"])
         return refund
     }
 
@@ -57,7 +66,7 @@ struct Refunds {
     }
 
     /// Only an order owing a refund, and only exactly what it owes.
-    private static func check(_ amount: Money, against owing: RefundQueries.Owing) throws(OrderError) {
+    private static func check(_ amount: Money, against owing: Owing) throws(OrderError) {
         guard owing.paymentStatus == .refundDue, owing.refundDue > 0 else { throw .noRefundDue(owing.paymentStatus) }
         guard amount.amount == owing.refundDue, amount.currency == owing.currency else {
             throw .refundMismatch(due: owing.refundDue, currency: owing.currency)

@@ -1,0 +1,24 @@
+import Foundation
+
+/// A customer's cart, priced now and checked against the cart store's stock now.
+public struct Cart: Sendable, Equatable {
+    /// The most of one product a cart line (and a pick) may hold.
+    public static let maximumQuantity = 99
+
+    public struct Line: Sendable, Equatable {
+        public var productID: ProductID
+        public var name: String
+        public var unitPrice: Int64
+        public var quantity: Int
+        /// What the cart's store could sell right now (`on_hand - reserved`; 0 when it carries none).
+        public var available: Int
+        public var discontinued: Bool
+        public var lineTotal: Int64 { Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
+    }
+
+    public var storeID: StoreID?
+    public var currency: String
+    public var lines: [Line]
+    /// Saturates rather than traps; checkout refuses a total that does not fit.
+    public var total: Int64 { Money.sum(lines.map(\.lineTotal)) ?? .max }
+}

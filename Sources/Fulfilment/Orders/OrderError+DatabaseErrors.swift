@@ -1,0 +1,64 @@
+import Foundation
+import PostgresNIO
+
+/// Every refusal of PostgreSQL's that stands for an order error, in one place: a cart pointed
+/// at a store that does not exist, and `place_order`'s refusals (`SQLState.placeOrderRefused`).
+/// Those that only mean "read again" are `CheckoutRace`'s; `slot_full` is the slot's
+/// (`CheckoutQueries.place`, which knows which slot).
+extension OrderError: DatabaseErrorMapping {
+    init?(databaseError error: any Error) {
+        switch error.sqlState {
+        case SQLState.foreignKeyViolation? where error.constraintName == "carts_store_id_fkey":
+            self = .storeNotFound
+        case SQLState.placeOrderRefused?:
+            struct Discontinued: Decodable { var productId: UUID }
+            struct Short: Decodable { var productId: UUID, requested: Int, available: Int }
+            func details<T: Decodable>(_ type: T.Type) -> T? {
+                error.placeOrderDetail.flatMap { try? JSONDecoder().decode(T.self, from: Data($0.utf8)) }
+            }
+            switch error.placeOrderRefusal {
+            case "cart_empty": self = .cartEmpty
+            case "total_too_large": self = .totalTooLarge
+            case "product_discontinued":
+                guard let line = details(Discontinued.self) else { return nil }
+                self = .productDiscontinued(ProductID(line.productId))
+            case "insufficient_stock":
+                guard let lines = details([Short].self) else { return nil }
+                self = .insufficientStock(lines.map {
+                    Shortage(productID: ProductID($0.productId), requested: $0.requested, available: $0.available)
+                })
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+}
+
+/// Checkout lost a race and should read again (and then answer with what the winner did): the
+/// cart moved to another store between the read and the write, or a concurrent retry with the
+/// same idempotency key placed the order first (seen by `place_order` waiting for the cart, or
+/// at the unique index).
+enum CheckoutRace: Error, DatabaseErrorMapping {
+    case cartChanged
+    case alreadyPlaced
+
+    init?(databaseError error: any Error) {
+        switch error.sqlState {
+        case SQLState.placeOrderRefused? where error.placeOrderRefusal == "cart_changed": self = .cartChanged
+        case SQLState.placeOrderRefused? where error.placeOrderRefusal == "already_placed": self = .alreadyPlaced
+        case SQLState.uniqueViolation? where error.constraintName == "orders_customer_id_idempotency_key_key": self = .alreadyPlaced
+        default: return nil
+        }
+    }
+}
+
+extension Error {
+    /// The code of a refusal `place_order` raised (its message), if this is one.
+    var placeOrderRefusal: String? {
+        guard sqlState == SQLState.placeOrderRefused else { return nil }
+        return (self as? PSQLError)?.serverInfo?[.message]
+    }
+
+    /// The refusal's details (JSON), if it has any.
+    fileprivate var placeOrderDetail: String? { (self as? PSQLError)?.serverInfo?[.detail] }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Runs `OrderExpiry.sweep` every `interval` on this instance with the real clock, until the
+/// service shuts down. A failed sweep (the database away) is logged and tried at the next tick.
+struct OrderExpiryService: Service {
+    let expiry: OrderExpiry
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled else { break }
+                do {
+                    _ = try await expiry.sweep(now: Date(), logger: logger)
+                } catch {
+                    logger.warning("expiry sweep failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+                }
+            }
+        }
+    }
+}

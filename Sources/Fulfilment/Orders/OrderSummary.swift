@@ -1,0 +1,17 @@
+import Foundation
+
+/// A line of an order list: enough for the customer's transactions and the staff board.
+public struct OrderSummary: Sendable, Equatable {
+    public var id: OrderID
+    public var number: Int64
+    public var storeID: StoreID
+    public var customerName: String
+    public var status: OrderStatus
+    public var paymentMethod: PaymentMethod
+    public var paymentStatus: PaymentStatus
+    public var total: Money
+    public var itemCount: Int
+    public var createdAt: Date
+    /// The slot it is collected in; nil at a store without a calendar.
+    public var pickupSlot: PickupSlot? = nil
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Reading orders: one order as its customer or its store's staff see it, a customer's own
+/// list, a store's board. Changing one is `OrderTransitions`, `Checkout`, `Collections`,
+/// `Payments`... Whoever may not see an order is told it does not exist (404), so nobody learns
+/// that someone else's order exists.
+struct Orders: Sendable {
+    let database: Database
+
+    /// The order, if `viewer` is its customer or staff of its store; else `orderNotFound`.
+    func order(_ id: OrderID, visibleTo viewer: Identity, logger: Logger) async throws -> Order {
+        let scope = viewer.role.worksInStore ? try StoreScope(staff: viewer) : nil
+        guard let order = try await OrderQueries.order(
+            id: id, visibleTo: viewer.userID, orStaffIn: scope, on: database.client, logger: logger)
+        else { throw OrderError.orderNotFound }
+        return order
+    }
+
+    /// The pickup token behind the receipt's QR, for the order's customer only: a token in
+    /// staff hands would let the scan hand over without the customer. Anyone else's order, or
+    /// one without a token, is `orderNotFound`.
+    func receiptToken(of id: OrderID, customer: UserID, logger: Logger) async throws -> String {
+        guard let token = try await OrderQueries.pickupToken(of: id, customer: customer, on: database.client, logger: logger) else {
+            throw OrderError.orderNotFound
+        }
+        return token
+    }
+
+    /// A customer's orders, newest first.
+    func list(customer: UserID, limit: Int, cursor: String?, logger: Logger) async throws -> Page<OrderSummary> {
+        try await OrderQueries.list(customer: customer, limit: limit, cursor: cursor, on: database.client, logger: logger)
+    }
+
+    /// A store's order board, oldest first: the open orders, or those with `status`; only for
+    /// staff of that store (`scope`).
+    func board(
+        of store: StoreID, in scope: StoreScope, status: OrderStatus? = nil, limit: Int, cursor: String? = nil, logger: Logger
+    ) async throws -> Page<OrderSummary> {
+        try await OrderQueries.board(
+            store: store, in: scope, status: status, limit: limit, cursor: cursor, on: database.client, logger: logger)
+    }
+
+    /// The store's time zone when it has a calendar (the pages show its local times).
+    func timeZone(ofStore store: StoreID, logger: Logger) async throws -> TimeZone? {
+        try await CalendarQueries.calendar(store: store, on: database.client, logger: logger)?.timeZone
+    }
+
+    /// The order as a change inside this transaction left it, for the answer (it was found
+    /// before the change, so it is there).
+    static func changed(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> Order {
+        guard let order = try await OrderQueries.order(id: id, on: connection, logger: logger) else {
+            throw OrderError.unexpectedlyMissing("order \(id), changed in this transaction")
+        }
+        return order
+    }
+}

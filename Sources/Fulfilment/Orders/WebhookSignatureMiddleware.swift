@@ -1,0 +1,27 @@
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Checks the payment provider's webhook signature (`PaymentWebhookSignature`) over the raw
+/// body before the OpenAPI layer decodes it, and passes on exactly the bytes it checked. Only
+/// for `receivePaymentWebhook`.
+struct WebhookSignatureMiddleware: ServerMiddleware {
+    let secret: String?
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard operationID == "receivePaymentWebhook" else { return try await next(request, body, metadata) }
+        guard let secret, !secret.isEmpty else { throw OrderError.webhookNotConfigured }
+        let bytes: [UInt8]
+        do {
+            if let body { bytes = try await [UInt8](collecting: body, upTo: PaymentWebhookSignature.maximumBody) } else { bytes = [] }
+        } catch {
+            throw APIError(.contentTooLarge, "payload_too_large", "A webhook body is at most 64 KiB.")
+        }
+        try PaymentWebhookSignature.verify(
+            secret: secret, timestamp: request.headerFields[PaymentWebhookSignature.timestampHeader],
+            signature: request.headerFields[PaymentWebhookSignature.signatureHeader], body: bytes)
+        return try await next(request, HTTPBody(bytes), metadata)
+    }
+}
