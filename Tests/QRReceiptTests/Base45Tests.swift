@@ -67,10 +67,11 @@ struct Base45Tests {
         }
     }
 
-    @Test("random strings never crash the decoder (seeded, 5000 cases)")
+    @Test("random strings never crash the decoder, and each is decoded to its one text form or refused for a real fault (seeded, 5000 cases)")
     func randomGarbage() {
         var rng = SeededRandom(seed: 9285)
         let alphabet = Array(Base45.alphabet.utf8)
+        var (decoded, refused) = (0, 0)
         for _ in 0..<5000 {
             let length = Int.random(in: 0...60, using: &rng)
             // Mostly alphabet characters, so the value-range checks are reached too.
@@ -79,10 +80,43 @@ struct Base45Tests {
                     ? alphabet.randomElement(using: &rng)! : UInt8.random(in: 0...127, using: &rng)
             }
             let text = String(decoding: utf8, as: UTF8.self)
-            if let decoded = try? Base45.decode(text) {
+            let verdict: String
+            do throws(Base45.DecodingError) {
                 // Whatever decodes must encode back to the same text (one text form per byte string).
-                #expect(Base45.encode(decoded) == text)
+                verdict = Base45.encode(try Base45.decode(text)) == text ? "ok" : "decoded to another text form"
+                decoded += 1
+            } catch {
+                verdict = Self.fault(error, in: Array(text.utf8), alphabet: alphabet)
+                refused += 1
             }
+            #expect(verdict == "ok", "\(text.debugDescription)")
+        }
+        // Both outcomes were reached often, so neither branch's check is vacuous.
+        #expect(decoded > 500 && refused > 500, "decoded \(decoded), refused \(refused)")
+    }
+
+    /// "ok" when `error` names a real fault of `utf8`: a character outside the alphabet at its
+    /// offset, a length that leaves one character over, or a group at its offset whose value does
+    /// not fit its bytes.
+    static func fault(_ error: Base45.DecodingError, in utf8: [UInt8], alphabet: [UInt8]) -> String {
+        func value(_ group: ArraySlice<UInt8>) -> Int? {
+            var (n, weight) = (0, 1)
+            for byte in group {
+                guard let digit = alphabet.firstIndex(of: byte) else { return nil }
+                n += digit * weight
+                weight *= 45
+            }
+            return n
+        }
+        switch error {
+        case .invalidCharacter(let offset):
+            return offset < utf8.count && !alphabet.contains(utf8[offset]) ? "ok" : "no bad character at \(offset)"
+        case .invalidLength:
+            return utf8.count % 3 == 1 && utf8.allSatisfy(alphabet.contains) ? "ok" : "length \(utf8.count) is not invalid"
+        case .valueOutOfRange(let offset):
+            let group = utf8[offset..<min(offset + 3, utf8.count)]
+            guard offset % 3 == 0, let n = value(group) else { return "no group at \(offset)" }
+            return n > (group.count == 3 ? 0xFFFF : 0xFF) ? "ok" : "group at \(offset) is in range"
         }
     }
 }

@@ -3,14 +3,16 @@
 /// `AccessMiddleware` enforces it before any handler runs. An operation missing from this
 /// table is refused (fail closed), and a test checks every operation in the contract is here.
 /// Routes with a `storeId` path parameter and `.staff`/`.manager` access are further limited
-/// to the caller's own store; routes that reach a store through another id (an order, a pick
-/// list) check it in the handler with `Identity.worksAt(_:)`.
+/// to the caller's own store here; routes that reach a store through another id (an order, a
+/// pick list, a webhook endpoint) are limited in their SQL: the service takes the caller's
+/// `StoreScope` and its query binds it into the `WHERE`, so another store's row is simply not
+/// found (404). `CrossStoreAccessTests` calls every such route as another store's staff.
 ///
 /// The chain's admin (issue 13) keeps what every store shares: stores, their aisles and the
 /// catalogue. An admin works in no store, so `.staff` and `.manager` routes refuse them (403),
 /// reads included: an admin sees a store's public face (store, aisles, locate, products) like
 /// anyone, and is given a store account to work in one. That keeps one reading of "whose store
-/// is this" (`Identity.worksAt`) instead of a second, read-only kind of access in every handler.
+/// is this" (`StoreScope`) instead of a second, read-only kind of access in every handler.
 enum Access: Sendable, Equatable {
     /// Anyone, signed in or not.
     case anyone
@@ -56,7 +58,7 @@ enum AccessPolicy {
         "disableStaff": .manager,
         "enableStaff": .manager,
         "changePassword": .signedIn,
-        // Pick lists (store checked by path, or in the handler through the pick list)
+        // Pick lists (store checked by path, or by the pick list's query through the caller's scope)
         "createPickList": .staff,
         "listPickLists": .staff,
         "getPickList": .staff,
@@ -95,8 +97,8 @@ enum AccessPolicy {
         "removeFavourite": .customer,
         "chooseStore": .customer,
         // Cart, checkout, orders, collections, payments (issue 6). Routes reaching a store
-        // through an order id check `Identity.worksAt` in the handler; a customer asking for
-        // another's order or receipt gets 404. The webhook authenticates by its HMAC signature.
+        // through an order id bind the caller's `StoreScope` into their SQL; a customer asking
+        // for another's order or receipt gets 404. The webhook authenticates by its HMAC signature.
         "getCart": .customer,
         "setCartStore": .customer,
         "clearCart": .customer,
@@ -139,7 +141,7 @@ enum AccessPolicy {
         "listPickupSlots": .anyone,
         "changePickupSlot": .customer,
         // Webhooks (issue 14): a manager keeps their store's endpoints, an admin any store's and
-        // the chain's; `WebhookScope` puts that in every query (another store's is 404).
+        // the chain's; their `StoreScope` is in every query (another store's is 404).
         "createWebhook": .managerOrAdmin,
         "listWebhooks": .managerOrAdmin,
         "getWebhook": .managerOrAdmin,

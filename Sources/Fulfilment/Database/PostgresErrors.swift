@@ -6,7 +6,6 @@ enum SQLState {
     static let uniqueViolation = "23505"
     static let foreignKeyViolation = "23503"
     static let checkViolation = "23514"
-    static let notNullViolation = "23502"
     static let serializationFailure = "40001"
     static let deadlockDetected = "40P01"
     static let invalidTextRepresentation = "22P02"

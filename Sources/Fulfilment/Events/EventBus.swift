@@ -98,9 +98,6 @@ public final class EventBus: Service, Sendable {
         return stream
     }
 
-    /// How many live streams this instance is serving (for metrics and tests).
-    var subscriberCount: Int { state.withLock { $0.streamCount } }
-
     /// Wakes the streams of `store` (every store's when nil), and the every-store subscribers
     /// (the dispatcher) when `all`.
     private func wake(store: StoreID?, all: Bool) {

@@ -13,11 +13,20 @@ struct WebhookSigningTests {
             == Vector.signature)
     }
 
-    @Test("the tests' own implementation and standardwebhooks 1.1.0 both give the published signature")
-    func verifiersAgreeOnVector() async throws {
-        #expect(try WebhookVerifiers.expectedSignature(
-            secret: Vector.secret, id: Vector.id, timestamp: String(Vector.timestamp), body: Vector.body) == Vector.signature)
-        #expect(try await WebhookVerifiers.standardWebhooksSignsVector() == Vector.signature)
+    @Test("standardwebhooks 1.1.0, what partners run, accepts what the service signs, and refuses it once the body is altered")
+    func partnersVerifyServiceSignature() async throws {
+        let secret = WebhookSigning.newSecret()
+        let id = "3f1c2a4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b"
+        let timestamp = Int64(Date().timeIntervalSince1970)
+        let body = #"{"type":"order.placed","data":{"note":"Ackee & saltfish — 2×, ¡listo!"}}"#
+        let signature = try #require(WebhookSigning.signature(secret: secret, id: id, timestamp: timestamp, body: Array(body.utf8)))
+        let headers = ["webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature]
+        let signed = WebhookReceiver.Hit(path: "/", headers: headers, body: body)
+        #expect(try await WebhookVerifiers.verifyWithStandardWebhooks(secret: secret, hit: signed))
+        var altered = signed
+        altered.body = body.replacingOccurrences(of: "2×", with: "3×")
+        #expect(try await !WebhookVerifiers.verifyWithStandardWebhooks(secret: secret, hit: altered))
+        #expect(try await !WebhookVerifiers.verifyWithStandardWebhooks(secret: WebhookSigning.newSecret(), hit: signed))
     }
 
     @Test("a new secret is whsec_ and base64 of 32 random bytes, different every time")
