@@ -1,7 +1,7 @@
 import HTTPTypes
 
 /// What can go wrong with webhook endpoints and their deliveries, and how each looks over HTTP.
-enum WebhookError: Error, APIErrorConvertible, Equatable {
+enum WebhookError: Error, APIErrorConvertible, Equatable, DatabaseErrorMapping {
     /// No such endpoint, or one of another store (a manager never learns it exists).
     case endpointNotFound
     case deliveryNotFound
@@ -18,6 +18,20 @@ enum WebhookError: Error, APIErrorConvertible, Equatable {
     case deliveryPending
     /// A redelivery to a disabled endpoint would never be sent.
     case endpointDisabled
+    /// The database lists no data key this instance holds to seal a new secret with (a 500: the
+    /// start-up check of `WebhookSecretStorage.prepare` makes this a deployment mistake).
+    case noDataKey
+    /// A write that returns its row returned none (a 500: it cannot happen).
+    case notRecorded
+
+    /// The one refusal of PostgreSQL a webhook statement meets: a new endpoint naming a store
+    /// that does not exist (the foreign key of `webhook_endpoints.store_id`).
+    init?(databaseError error: any Error) {
+        switch error.sqlState {
+        case SQLState.foreignKeyViolation?: self = .storeNotFound
+        default: return nil
+        }
+    }
 
     var apiError: APIError {
         switch self {
@@ -39,6 +53,7 @@ enum WebhookError: Error, APIErrorConvertible, Equatable {
             APIError(.conflict, "delivery_pending", "This delivery is still pending: it will be sent at its next attempt.")
         case .endpointDisabled:
             APIError(.conflict, "webhook_disabled", "This endpoint is disabled; enable it first (PATCH enabled: true).")
+        case .noDataKey, .notRecorded: .internal
         }
     }
 }

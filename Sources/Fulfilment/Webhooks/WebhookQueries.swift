@@ -3,7 +3,8 @@ import Logging
 import PostgresNIO
 
 /// The SQL of webhook endpoints. Every query that reads or changes one takes the caller's
-/// `WebhookScope` and puts it in the `WHERE` clause: another store's endpoint is not found.
+/// `StoreScope` and puts it in the `WHERE` clause (`\(scope, column: "w.store_id")`, true for the
+/// chain's admin): another store's endpoint is not found.
 enum WebhookQueries {
     private static let columns = """
         w.id, w.store_id, w.url, w.description, w.event_types, w.enabled, w.disabled_reason, w.failing_since,
@@ -16,37 +17,41 @@ enum WebhookQueries {
         _ id: WebhookEndpointID, store: StoreID?, url: String, description: String, eventTypes: [String], sealedSecret: Data,
         keyID: Int, by user: UserID, on connection: PostgresConnection, logger: Logger
     ) async throws -> WebhookEndpoint {
-        let rows = try await connection.run(
-            """
-            INSERT INTO webhook_endpoints AS w (id, store_id, url, description, event_types, secret_key_id, secret_sealed, created_by)
-            VALUES (\(id.rawValue), \(store?.rawValue), \(url), \(description), \(eventTypes), \(Int32(keyID)), \(sealedSecret),
-                    \(user.rawValue))
-            RETURNING \(unescaped: columns)
-            """, logger: logger)
-        guard let endpoint = try await decode(rows).first?.0 else { throw APIError.internal }
+        // A store that does not exist is the foreign key's refusal, read with the rows.
+        let endpoint: WebhookEndpoint? = try await WebhookError.mappingDatabaseErrors {
+            let rows = try await connection.run(
+                """
+                INSERT INTO webhook_endpoints AS w (id, store_id, url, description, event_types, secret_key_id, secret_sealed, created_by)
+                VALUES (\(id.rawValue), \(store?.rawValue), \(url), \(description), \(eventTypes), \(Int32(keyID)), \(sealedSecret),
+                        \(user.rawValue))
+                RETURNING \(unescaped: columns)
+                """, logger: logger)
+            return try await decode(rows).first?.0
+        }
+        guard let endpoint else { throw WebhookError.notRecorded }
         return endpoint
     }
 
     static func find(
-        _ id: WebhookEndpointID, scope: WebhookScope, on connection: PostgresConnection, logger: Logger
+        _ id: WebhookEndpointID, scope: StoreScope, on connection: PostgresConnection, logger: Logger
     ) async throws -> WebhookEndpoint? {
         let rows = try await connection.run(
             """
             SELECT \(unescaped: columns) FROM webhook_endpoints w
-            WHERE w.id = \(id.rawValue) AND (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
+            WHERE w.id = \(id.rawValue) AND \(scope, column: "w.store_id")
             """, logger: logger)
         return try await decode(rows).first?.0
     }
 
     /// The endpoints the caller may see, oldest first.
     static func list(
-        scope: WebhookScope, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
+        scope: StoreScope, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger
     ) async throws -> Page<WebhookEndpoint> {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
         let rows = try await client.run(
             """
             SELECT \(unescaped: columns) FROM webhook_endpoints w
-            WHERE (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
+            WHERE \(scope, column: "w.store_id")
               AND (\(after == nil) OR ((extract(epoch FROM w.created_at) * 1000000)::int8, w.id)
                                       > (\(after?.t ?? 0), \(after?.id ?? UUID())))
             ORDER BY w.created_at, w.id
@@ -61,7 +66,7 @@ enum WebhookQueries {
     /// Changes the given fields (nil: unchanged). Enabling clears why the dispatcher disabled it
     /// and since when it was failing, so it starts afresh; disabling by hand leaves no reason.
     static func update(
-        _ id: WebhookEndpointID, scope: WebhookScope, url: String?, description: String?, eventTypes: [String]?, enabled: Bool?,
+        _ id: WebhookEndpointID, scope: StoreScope, url: String?, description: String?, eventTypes: [String]?, enabled: Bool?,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> WebhookEndpoint? {
         let rows = try await connection.run(
@@ -74,18 +79,18 @@ enum WebhookQueries {
                 disabled_reason = CASE WHEN \(enabled)::boolean IS NULL THEN w.disabled_reason END,
                 failing_since = CASE WHEN \(enabled) IS TRUE AND NOT w.enabled THEN NULL ELSE w.failing_since END,
                 updated_at = now()
-            WHERE w.id = \(id.rawValue) AND (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
+            WHERE w.id = \(id.rawValue) AND \(scope, column: "w.store_id")
             RETURNING \(unescaped: columns)
             """, logger: logger)
         return try await decode(rows).first?.0
     }
 
     /// Deletes the endpoint and its deliveries; false when the caller has no such endpoint.
-    static func delete(_ id: WebhookEndpointID, scope: WebhookScope, on client: PostgresClient, logger: Logger) async throws -> Bool {
+    static func delete(_ id: WebhookEndpointID, scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> Bool {
         let rows = try await client.run(
             """
             DELETE FROM webhook_endpoints w
-            WHERE w.id = \(id.rawValue) AND (w.store_id = \(scope.store?.rawValue) OR \(scope.isAdmin))
+            WHERE w.id = \(id.rawValue) AND \(scope, column: "w.store_id")
             RETURNING 1
             """, logger: logger)
         for try await _ in rows { return true }

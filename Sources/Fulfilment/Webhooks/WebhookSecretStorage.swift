@@ -19,7 +19,7 @@ public enum WebhookSecretStorage {
         for try await id in rows.decode(Int32.self) { newest = id }
         guard let newest, let key = keys.key(Int(newest)) else {
             logger.error("no data key to seal a webhook secret with", metadata: ["keyID": "\(newest.map(String.init) ?? "none")"])
-            throw APIError.internal
+            throw WebhookError.noDataKey
         }
         return key
     }

@@ -3,7 +3,8 @@ import Logging
 import PostgresNIO
 
 /// A manager's or admin's webhook endpoints and their deliveries: the rules for each field, the
-/// caller's scope (`WebhookScope`) on every query, and the secret made here and shown once.
+/// caller's `StoreScope` on every query (a manager reaches their store's endpoints, the chain's
+/// admin every one, the chain's included), and the secret made here and shown once.
 struct Webhooks: Sendable {
     let database: Database
     /// Seal each new secret (`WebhookSecrets`): the database holds it encrypted only.
@@ -22,9 +23,9 @@ struct Webhooks: Sendable {
 
     /// A new endpoint and its secret, which is never shown again.
     func create(_ draft: Draft, by identity: Identity, logger: Logger) async throws -> (WebhookEndpoint, secret: String) {
-        let scope = try WebhookScope(identity)
+        let scope = try StoreScope(managerOrAdmin: identity)
         let store: StoreID?
-        if scope.isAdmin {
+        if scope.isChainWide {
             store = draft.store
         } else {
             guard draft.store == nil || draft.store == scope.store else { throw WebhookError.otherStore }
@@ -34,28 +35,24 @@ struct Webhooks: Sendable {
         let types = try WebhookRules.eventTypes(draft.eventTypes)
         let description = try WebhookRules.description(draft.description)
         let secret = WebhookSigning.newSecret()
-        do {
-            let endpoint = try await database.transaction(logger: logger) { connection in
-                let id = WebhookEndpointID(UUID())
-                let key = try await WebhookSecretStorage.writingKey(on: connection, keys: dataKeys, logger: logger)
-                return try await WebhookQueries.insert(
-                    id, store: store, url: url, description: description, eventTypes: types,
-                    sealedSecret: try WebhookSecrets.seal(secret, endpoint: id.rawValue, with: key), keyID: key.id, by: identity.userID,
-                    on: connection, logger: logger)
-            }
-            logger.info("webhook endpoint created", metadata: ["endpoint": "\(endpoint.id)", "by": "\(identity.userID)"])
-            return (endpoint, secret)
-        } catch let error where error.sqlState == SQLState.foreignKeyViolation {
-            throw WebhookError.storeNotFound
+        let endpoint = try await database.transaction(logger: logger) { connection in
+            let id = WebhookEndpointID(UUID())
+            let key = try await WebhookSecretStorage.writingKey(on: connection, keys: dataKeys, logger: logger)
+            return try await WebhookQueries.insert(
+                id, store: store, url: url, description: description, eventTypes: types,
+                sealedSecret: try WebhookSecrets.seal(secret, endpoint: id.rawValue, with: key), keyID: key.id, by: identity.userID,
+                on: connection, logger: logger)
         }
+        logger.info("webhook endpoint created", metadata: ["endpoint": "\(endpoint.id)", "by": "\(identity.userID)"])
+        return (endpoint, secret)
     }
 
     func list(by identity: Identity, limit: Int, cursor: String?, logger: Logger) async throws -> Page<WebhookEndpoint> {
-        try await WebhookQueries.list(scope: try WebhookScope(identity), limit: limit, cursor: cursor, on: database.client, logger: logger)
+        try await WebhookQueries.list(scope: try StoreScope(managerOrAdmin: identity), limit: limit, cursor: cursor, on: database.client, logger: logger)
     }
 
     func endpoint(_ id: WebhookEndpointID, by identity: Identity, logger: Logger) async throws -> WebhookEndpoint {
-        let scope = try WebhookScope(identity)
+        let scope = try StoreScope(managerOrAdmin: identity)
         return try await database.transaction(logger: logger) { connection in
             guard let endpoint = try await WebhookQueries.find(id, scope: scope, on: connection, logger: logger) else {
                 throw WebhookError.endpointNotFound
@@ -69,7 +66,7 @@ struct Webhooks: Sendable {
         _ id: WebhookEndpointID, by identity: Identity, url: String?, eventTypes: [String]?, description: String?, enabled: Bool?,
         logger: Logger
     ) async throws -> WebhookEndpoint {
-        let scope = try WebhookScope(identity)
+        let scope = try StoreScope(managerOrAdmin: identity)
         let url = try url.map { text throws(WebhookError) in try WebhookRules.url(text, allowPrivate: allowPrivateAddresses) }
         let types = try eventTypes.map { types throws(WebhookError) in try WebhookRules.eventTypes(types) }
         let description = try description.map { text throws(WebhookError) in try WebhookRules.description(text) }
@@ -83,7 +80,7 @@ struct Webhooks: Sendable {
     }
 
     func delete(_ id: WebhookEndpointID, by identity: Identity, logger: Logger) async throws {
-        guard try await WebhookQueries.delete(id, scope: try WebhookScope(identity), on: database.client, logger: logger) else {
+        guard try await WebhookQueries.delete(id, scope: try StoreScope(managerOrAdmin: identity), on: database.client, logger: logger) else {
             throw WebhookError.endpointNotFound
         }
         logger.info("webhook endpoint deleted", metadata: ["endpoint": "\(id)", "by": "\(identity.userID)"])
@@ -100,7 +97,7 @@ struct Webhooks: Sendable {
     func redeliver(
         _ delivery: WebhookDeliveryID, of id: WebhookEndpointID, by identity: Identity, logger: Logger
     ) async throws -> WebhookDelivery {
-        let scope = try WebhookScope(identity)
+        let scope = try StoreScope(managerOrAdmin: identity)
         return try await database.transaction(logger: logger) { connection in
             guard let endpoint = try await WebhookQueries.find(id, scope: scope, on: connection, logger: logger) else {
                 throw WebhookError.endpointNotFound
