@@ -20,10 +20,7 @@ extension API {
     }
 
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
-        let identity = try Identity.required
-        guard let user = try await UserQueries.user(id: identity.userID, on: database.client, logger: logger) else {
-            throw AccessError.unauthenticated
-        }
+        let user = try await accounts.me(try Identity.required, logger: logger)
         return .ok(.init(body: .json(.init(user))))
     }
 

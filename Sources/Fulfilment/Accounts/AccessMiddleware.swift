@@ -49,6 +49,6 @@ struct AccessMiddleware: ServerMiddleware {
 
     private func admit(_ session: PresentedSession, logger: Logger) async throws -> Identity {
         try session.admit(
-            try await SessionQueries.lookUp(tokenHash: session.tokenHash, lifetime: sessionLifetime, on: database.client, logger: logger))
+            try await Sessions(database: database, lifetime: sessionLifetime).lookUp(tokenHash: session.tokenHash, logger: logger))
     }
 }

@@ -1,7 +1,7 @@
 import HTTPTypes
 
 /// Everything that can go wrong with accounts and sign-in, and how each looks over HTTP.
-enum AccountError: Error, APIErrorConvertible, Equatable {
+enum AccountError: Error, APIErrorConvertible, Equatable, DatabaseErrorMapping {
     case invalidEmail
     case invalidName
     case passwordTooShort
@@ -25,6 +25,20 @@ enum AccountError: Error, APIErrorConvertible, Equatable {
     case staffNotFound
     /// A manager cannot disable their own account (the store could be left with no manager).
     case cannotDisableSelf
+    /// A write that returns its row returned none (a 500: it cannot happen).
+    case notRecorded
+    /// One of the rules above, reported against another field of the request (a new password's).
+    indirect case inField(AccountError, field: String)
+
+    /// PostgreSQL's refusals of an account's statements: the unique index on `lower(email)`, and
+    /// the foreign key of a staff member's store.
+    init?(databaseError error: any Error) {
+        switch error.sqlState {
+        case SQLState.uniqueViolation?: self = .emailTaken
+        case SQLState.foreignKeyViolation?: self = .storeNotFound
+        default: return nil
+        }
+    }
 
     var apiError: APIError {
         switch self {
@@ -65,6 +79,9 @@ enum AccountError: Error, APIErrorConvertible, Equatable {
             APIError(.notFound, "not_found", "No staff member with that id works at this store.")
         case .cannotDisableSelf:
             APIError(.conflict, "cannot_disable_self", "A manager cannot disable their own account.")
+        case .notRecorded: .internal
+        case .inField(let error, let field):
+            { var renamed = error.apiError; renamed.details?["field"] = .string(field); return renamed }()
         }
     }
 }

@@ -14,9 +14,7 @@ extension Accounts {
             try AccountRules.password(new, confirmation: confirmation)
         } catch {
             // The same rules as registration, reported against this request's field names.
-            var renamed = error.apiError
-            renamed.details?["field"] = .string(error == .passwordMismatch ? "newPasswordConfirmation" : "newPassword")
-            throw renamed
+            throw AccountError.inField(error, field: error == .passwordMismatch ? "newPasswordConfirmation" : "newPassword")
         }
         // No password is longer (the rules cap it for bcrypt), so a longer one cannot be right.
         guard current.utf8.count <= AccountRules.maximumPasswordBytes else { throw AccountError.wrongPassword }

@@ -29,6 +29,9 @@ public struct Accounts: Sendable {
         self.dummyHash = Bcrypt.hash(UUID().uuidString, cost: hasher.cost)
     }
 
+    /// Resolves presented tokens with this service's lifetimes.
+    var sessions: Sessions { Sessions(database: database, lifetime: sessionLifetime) }
+
     struct SignedIn: Sendable {
         var user: User
         var token: SessionToken
@@ -45,7 +48,7 @@ public struct Accounts: Sendable {
             let user = try await UserQueries.insert(
                 email: email, name: name, passwordHash: hash, role: .customer, storeID: nil, on: connection, logger: logger)
             guard try await SessionQueries.start(userID: user.id, tokenHash: token.hash, on: connection, logger: logger) else {
-                throw APIError.internal
+                throw AccountError.notRecorded
             }
             return user
         }
@@ -96,6 +99,14 @@ public struct Accounts: Sendable {
         try await LoginThrottleQueries.settle(outcome, emailKey: emailKey, address: address, rules: throttle, database: database, logger: logger)
         guard let (user, _) = found, matches else { return (found?.0, false) }
         return (user, true)
+    }
+
+    /// The signed-in caller's own account; 401 when it is gone.
+    func me(_ identity: Identity, logger: Logger) async throws -> User {
+        guard let user = try await UserQueries.user(id: identity.userID, on: database.client, logger: logger) else {
+            throw AccessError.unauthenticated
+        }
+        return user
     }
 
     func logout(_ identity: Identity, logger: Logger) async throws {

@@ -24,8 +24,8 @@ public struct Identity: Sendable, Equatable {
 
     /// The caller, or 401 when the route was reached without one (a policy mistake).
     static var required: Identity {
-        get throws(APIError) {
-            guard let current else { throw AccessError.unauthenticated.apiError }
+        get throws(AccessError) {
+            guard let current else { throw .unauthenticated }
             return current
         }
     }

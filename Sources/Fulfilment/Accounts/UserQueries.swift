@@ -23,12 +23,13 @@ enum UserQueries {
             storeID: row.4.map(StoreID.init), createdAt: row.5, disabledAt: row.6)
     }
 
-    /// Inserts a user; a duplicate email (any case) is `AccountError.emailTaken`.
+    /// Inserts a user; a duplicate email (any case) is `AccountError.emailTaken`, a store that
+    /// does not exist `storeNotFound` (`AccountError.init(databaseError:)`).
     static func insert(
         email: String, name: String, passwordHash: String, role: Role, storeID: StoreID?,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> User {
-        do {
+        let inserted: User? = try await AccountError.mappingDatabaseErrors {
             let rows = try await connection.run(
                 """
                 INSERT INTO users (email, name, password_hash, role, store_id)
@@ -36,12 +37,10 @@ enum UserQueries {
                 RETURNING id, email, name, role, store_id, created_at, disabled_at
                 """, logger: logger)
             for try await row in rows.decode(UserRow.self) { return user(row) }
-            throw APIError.internal
-        } catch let error where error.sqlState == SQLState.uniqueViolation {
-            throw AccountError.emailTaken
-        } catch let error where error.sqlState == SQLState.foreignKeyViolation {
-            throw AccountError.storeNotFound
+            return nil
         }
+        guard let inserted else { throw AccountError.notRecorded }
+        return inserted
     }
 
     static func user(id: UserID, on client: PostgresClient, logger: Logger) async throws -> User? {

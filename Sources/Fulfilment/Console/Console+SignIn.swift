@@ -7,7 +7,7 @@ import Hummingbird
 extension Console {
     func registerSignIn(on router: Router<AppRequestContext>) {
         router.get("/") { request, context in
-            if let session = try await ConsoleSession.resolve(request, database: database, lifetime: accounts.sessionLifetime, logger: context.logger) {
+            if let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger) {
                 return ConsolePage.redirect(Self.home(for: session.identity.role))
             }
             return signInPage(email: nil, problem: nil).response()

@@ -33,7 +33,7 @@ struct Console: Sendable {
         registerStores(on: router)
         // Any other console address: a page saying so, not the API's JSON 404.
         router.get("/console/**") { request, context in
-            let session = try await ConsoleSession.resolve(request, database: database, lifetime: accounts.sessionLifetime, logger: context.logger)
+            let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger)
             return ConsolePage.message("Not found", "There is no such page in the console.", session: session, status: .notFound)
         }
     }
@@ -56,7 +56,7 @@ struct Console: Sendable {
         _ body: @Sendable (Visit) async throws -> Response
     ) async throws -> Response {
         let logger = context.logger
-        let session = try await ConsoleSession.resolve(request, database: database, lifetime: accounts.sessionLifetime, logger: logger)
+        let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: logger)
         let isPost = request.method == .post
         if isPost && !ConsoleSession.isSameOrigin(request) {
             return ConsolePage.message("Refused", "This form was sent from another site.", session: session, status: .forbidden)

@@ -27,12 +27,10 @@ struct ConsoleSession: Sendable {
     /// The signed-in caller of this request, or nil (no cookie, or a session that has ended,
     /// expired or belongs to a disabled account): the same lookup, lifetimes included, as the API's.
     static func resolve(
-        _ request: Request, database: Database, lifetime: SessionLifetime, logger: Logger
+        _ request: Request, sessions: Sessions, logger: Logger
     ) async throws -> ConsoleSession? {
         guard let token = request.cookies[cookieName]?.value, !token.isEmpty, token.count <= 128 else { return nil }
-        guard case .live(let identity) = try await SessionQueries.lookUp(
-            tokenHash: SessionToken.hash(token), lifetime: lifetime, on: database.client, logger: logger)
-        else { return nil }
+        guard case .live(let identity) = try await sessions.lookUp(tokenHash: SessionToken.hash(token), logger: logger) else { return nil }
         return ConsoleSession(identity: identity, token: token)
     }
 
