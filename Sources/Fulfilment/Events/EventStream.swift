@@ -40,13 +40,8 @@ struct EventStream: Sendable {
         let (opened, deadline) = try await EventStreamQueries.open(
             id, session: identity.sessionID, cap: perSession, staleAfter: heartbeat * 3 + .seconds(5), lifetime: lifetime,
             on: database.client, logger: logger)
-        guard let deadline else { throw AccessError.unauthenticated.apiError }
-        guard opened else {
-            throw APIError(
-                .tooManyRequests, "too_many_streams",
-                "This session has \(perSession) live event streams open already; close one before opening another.",
-                details: ["limit": .int(perSession)], headers: [.retryAfter: "5"])
-        }
+        guard let deadline else { throw AccessError.unauthenticated }
+        guard opened else { throw EventStreamError.tooManyStreams(limit: perSession) }
         return Lease(id: id, session: identity.sessionID, deadline: deadline)
     }
 
@@ -163,12 +158,11 @@ struct EventStream: Sendable {
     }
 
     /// `Last-Event-ID` as a sequence number: digits only (nil header: nil).
-    static func lastEventID(_ header: String?) throws -> Int64? {
+    static func lastEventID(_ header: String?) throws(EventStreamError) -> Int64? {
         guard let header else { return nil }
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int64(trimmed) else {
-            throw APIError(.unprocessableContent, "invalid_last_event_id", "Last-Event-ID must be the sequence number of an event.",
-                details: ["field": "Last-Event-ID"])
+            throw EventStreamError.invalidLastEventID
         }
         return value
     }

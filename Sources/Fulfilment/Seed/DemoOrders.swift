@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 import QRReceipt
 
 /// A few pending orders of the demo customer, placed through the real checkout, so the order
@@ -31,7 +30,7 @@ public enum DemoOrders {
         try await CartQueries.setStore(customer: customer.id, store: store, on: database.client, logger: logger)
         for (index, basket) in baskets.enumerated() {
             for (name, quantity) in basket {
-                guard let product = try await productID(named: name, on: database.client, logger: logger) else { continue }
+                guard let product = try await DemoSeedQueries.productID(named: name, on: database.client, logger: logger) else { continue }
                 try await CartQueries.setQuantity(caller: caller, product: product, quantity: quantity, on: database, logger: logger)
             }
             let slot = slots.isEmpty ? nil : slots[min(max(index - 1, 0), slots.count - 1)]
@@ -41,13 +40,5 @@ public enum DemoOrders {
             numbers.append(result.order.number)
         }
         return numbers
-    }
-
-    private static func productID(named fragment: String, on client: PostgresClient, logger: Logger) async throws -> ProductID? {
-        let pattern = "%\(fragment)%"
-        let rows = try await client.run(
-            "SELECT id FROM products WHERE name ILIKE \(pattern) AND NOT discontinued ORDER BY sku LIMIT 1", logger: logger)
-        for try await id in rows.decode(UUID.self) { return ProductID(id) }
-        return nil
     }
 }

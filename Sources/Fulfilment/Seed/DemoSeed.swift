@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 
 /// Loads the demo store (`DemoCatalogue`) and its pickup calendar in one transaction. Running it again changes
 /// nothing: a store with the demo code already present means the demo is loaded.
@@ -14,48 +13,24 @@ public enum DemoSeed {
     @discardableResult
     public static func load(into database: Database, logger: Logger) async throws -> Summary {
         try await database.transaction(logger: logger) { connection in
-            let existing = try await connection.run(
-                "SELECT id FROM stores WHERE code = \(DemoCatalogue.storeCode)", logger: logger
-            ).decode(UUID.self).first { _ in true }
-            if let existing {
-                return Summary(storeID: existing, created: false, products: 0)
+            if let existing = try await DemoSeedQueries.store(code: DemoCatalogue.storeCode, on: connection, logger: logger) {
+                return Summary(storeID: existing.rawValue, created: false, products: 0)
             }
-            let storeID = UUID()
-            try await connection.run(
-                """
-                INSERT INTO stores (id, code, name, address, currency)
-                VALUES (\(storeID), \(DemoCatalogue.storeCode), \(DemoCatalogue.storeName),
-                        \(DemoCatalogue.storeAddress), \(DemoCatalogue.currency))
-                """, logger: logger)
-            try await CalendarQueries.replace(store: StoreID(storeID), with: DemoCatalogue.calendar, on: connection, logger: logger)
+            let store = StoreID(UUID())
+            try await DemoSeedQueries.insertStore(
+                store, code: DemoCatalogue.storeCode, name: DemoCatalogue.storeName, address: DemoCatalogue.storeAddress,
+                currency: DemoCatalogue.currency, on: connection, logger: logger)
+            try await CalendarQueries.replace(store: store, with: DemoCatalogue.calendar, on: connection, logger: logger)
             var aisleIDs: [String: UUID] = [:]
             for aisle in DemoCatalogue.aisles {
-                let id = UUID()
-                aisleIDs[aisle.code] = id
-                try await connection.run(
-                    """
-                    INSERT INTO aisles (id, store_id, code, name, walk_order, zone)
-                    VALUES (\(id), \(storeID), \(aisle.code), \(aisle.name), \(aisle.walkOrder), \(aisle.zone))
-                    """, logger: logger)
+                aisleIDs[aisle.code] = try await DemoSeedQueries.insertAisle(aisle, store: store, on: connection, logger: logger)
             }
             for product in DemoCatalogue.products {
-                let productID = UUID()
-                try await connection.run(
-                    """
-                    INSERT INTO products (id, sku, barcode, name, brand, description, category, price_amount, currency)
-                    VALUES (\(productID), \(product.sku), \(product.barcode), \(product.name), \(product.brand),
-                            \(product.description), \(product.category), \(Int64(product.price)), \(DemoCatalogue.currency))
-                    """, logger: logger)
-                let aisleID = product.aisle.flatMap { aisleIDs[$0] }
-                let bay: Int? = aisleID == nil ? nil : product.bay
-                let shelf: String? = aisleID == nil ? nil : product.shelf
-                try await connection.run(
-                    """
-                    INSERT INTO stock (store_id, product_id, on_hand, min_supply, aisle_id, bay, shelf)
-                    VALUES (\(storeID), \(productID), \(product.onHand), \(product.minSupply), \(aisleID), \(bay), \(shelf))
-                    """, logger: logger)
+                _ = try await DemoSeedQueries.insertProduct(
+                    product, currency: DemoCatalogue.currency, store: store, aisle: product.aisle.flatMap { aisleIDs[$0] },
+                    on: connection, logger: logger)
             }
-            return Summary(storeID: storeID, created: true, products: DemoCatalogue.products.count)
+            return Summary(storeID: store.rawValue, created: true, products: DemoCatalogue.products.count)
         }
     }
 }

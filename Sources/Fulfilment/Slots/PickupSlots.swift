@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 import QRReceipt
 
 /// A store's calendar and the slots customers book in it: reading and replacing the calendar,
@@ -54,42 +53,26 @@ struct PickupSlots: Sendable {
     /// the grace period (the old QR stops working, `superseded`). Moving to its own slot changes nothing.
     func move(order id: OrderID, to start: Date, by customer: Identity, now: Date, signer: PickupTokenSigner, logger: Logger) async throws -> Order {
         try await database.transaction(logger: logger) { connection in
-            // The order row first: two moves of one order run one after the other.
-            let rows = try await connection.run(
-                """
-                SELECT o.store_id, o.customer_id, o.status, o.pickup_slot_start, s.token_number
-                FROM orders o JOIN stores s ON s.id = o.store_id
-                WHERE o.id = \(id.rawValue)
-                FOR UPDATE OF o
-                """, logger: logger)
-            var found: (UUID, UUID, String, Date?, Int32)?
-            for try await row in rows.decode((UUID, UUID, String, Date?, Int32).self) { found = row }
-            guard let (storeUUID, owner, statusText, current, tokenNumber) = found, owner == customer.userID.rawValue else {
+            // The order row first: two moves of one order run one after the other. Another
+            // customer's order is not found, as one that does not exist.
+            guard let locked = try await OrderSlotQueries.lockOwnOrder(id, customer: customer.userID, on: connection, logger: logger) else {
                 throw OrderError.orderNotFound
             }
-            let store = StoreID(storeUUID)
-            let status = OrderStatus(rawValue: statusText) ?? .pending
-            guard status == .pending || status == .packaged else { throw SlotError.notMovable(status) }
+            let store = locked.store
+            guard locked.status == .pending || locked.status == .packaged else { throw SlotError.notMovable(locked.status) }
             guard let calendar = try await CalendarQueries.calendar(store: store, on: connection, logger: logger) else {
                 throw SlotError.unavailable(.noCalendar)
             }
             let slot = try calendar.slot(startingAt: start, now: now)
-            if current != slot.start {
-                try await SlotBookingQueries.lock(store: store, starts: current ?? slot.start, slot.start, on: connection, logger: logger)
+            if locked.slotStart != slot.start {
+                try await SlotBookingQueries.lock(
+                    store: store, starts: locked.slotStart ?? slot.start, slot.start, on: connection, logger: logger)
                 try await SlotBookingQueries.free(orderOf: id, on: connection, logger: logger)
                 guard try await SlotBookingQueries.take(store: store, start: slot.start, capacity: calendar.capacity, on: connection, logger: logger)
                 else { throw SlotError.full(start: slot.start) }
                 let token = try signer.sign(PickupToken.Claims(
-                    orderID: id.rawValue, storeNumber: UInt32(tokenNumber), expiresAt: calendar.collectionDeadline(for: slot)))
-                try await connection.run(
-                    """
-                    WITH o AS (
-                        UPDATE orders SET pickup_slot_start = \(slot.start), pickup_slot_end = \(slot.end) WHERE id = \(id.rawValue)
-                    )
-                    UPDATE pickup_tokens SET key_id = \(Int32(token.keyID.rawValue)), text = \(token.text), issued_at = now(),
-                                             expires_at = to_timestamp(\(Int64(token.claims.expiry)))
-                    WHERE order_id = \(id.rawValue)
-                    """, logger: logger)
+                    orderID: id.rawValue, storeNumber: locked.tokenNumber, expiresAt: calendar.collectionDeadline(for: slot)))
+                try await OrderSlotQueries.move(id, to: slot, token: token, on: connection, logger: logger)
             }
             guard let order = try await OrderQueries.order(id: id, on: connection, logger: logger) else { throw OrderError.orderNotFound }
             return order

@@ -1,0 +1,70 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The SQL of the demo seed: the demo store, its aisles and its products with their stock,
+/// written straight to the tables in the seed's one transaction (`DemoSeed`), and a demo
+/// product found by a fragment of its name (`DemoOrders`).
+enum DemoSeedQueries {
+    /// The store with the demo's code, if the demo is loaded already.
+    static func store(code: String, on connection: PostgresConnection, logger: Logger) async throws -> StoreID? {
+        let rows = try await connection.run("SELECT id FROM stores WHERE code = \(code)", logger: logger)
+        for try await id in rows.decode(UUID.self) { return StoreID(id) }
+        return nil
+    }
+
+    static func insertStore(
+        _ id: StoreID, code: String, name: String, address: String, currency: String, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.run(
+            """
+            INSERT INTO stores (id, code, name, address, currency)
+            VALUES (\(id.rawValue), \(code), \(name), \(address), \(currency))
+            """, logger: logger)
+    }
+
+    /// Inserts an aisle of `store`; returns its id.
+    static func insertAisle(
+        _ aisle: DemoAisle, store: StoreID, on connection: PostgresConnection, logger: Logger
+    ) async throws -> UUID {
+        let id = UUID()
+        try await connection.run(
+            """
+            INSERT INTO aisles (id, store_id, code, name, walk_order, zone)
+            VALUES (\(id), \(store.rawValue), \(aisle.code), \(aisle.name), \(aisle.walkOrder), \(aisle.zone))
+            """, logger: logger)
+        return id
+    }
+
+    /// Inserts a product of the catalogue and its stock at `store`, placed in `aisle` (at the
+    /// product's bay and shelf) when one is given; returns the product's id.
+    static func insertProduct(
+        _ product: DemoProduct, currency: String, store: StoreID, aisle: UUID?, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> ProductID {
+        let id = UUID()
+        try await connection.run(
+            """
+            INSERT INTO products (id, sku, barcode, name, brand, description, category, price_amount, currency)
+            VALUES (\(id), \(product.sku), \(product.barcode), \(product.name), \(product.brand),
+                    \(product.description), \(product.category), \(Int64(product.price)), \(currency))
+            """, logger: logger)
+        let bay: Int? = aisle == nil ? nil : product.bay
+        let shelf: String? = aisle == nil ? nil : product.shelf
+        try await connection.run(
+            """
+            INSERT INTO stock (store_id, product_id, on_hand, min_supply, aisle_id, bay, shelf)
+            VALUES (\(store.rawValue), \(id), \(product.onHand), \(product.minSupply), \(aisle), \(bay), \(shelf))
+            """, logger: logger)
+        return ProductID(id)
+    }
+
+    /// The first product (by SKU) still sold whose name holds `fragment`, any case.
+    static func productID(named fragment: String, on client: PostgresClient, logger: Logger) async throws -> ProductID? {
+        let pattern = "%\(fragment)%"
+        let rows = try await client.run(
+            "SELECT id FROM products WHERE name ILIKE \(pattern) AND NOT discontinued ORDER BY sku LIMIT 1", logger: logger)
+        for try await id in rows.decode(UUID.self) { return ProductID(id) }
+        return nil
+    }
+}
