@@ -182,7 +182,7 @@ struct CheckoutTests {
         }
     }
 
-    @Test("cart rules: unknown 404, discontinued 409, bad quantities 422, 0 removes, store switch keeps lines")
+    @Test("cart rules: unknown product or store 404, discontinued 409, bad quantities 422, 0 removes, store switch keeps lines")
     func cartRules() async throws {
         try await withApp { app in
             let store = try await app.createStore()
@@ -219,6 +219,12 @@ struct CheckoutTests {
             #expect(switched.json["items"][0]["quantity"].int == 3)
             #expect(switched.json["items"][0]["available"].int == 0)
             #expect(switched.json["items"][0]["enoughStock"].bool == false)
+            // A store that does not exist is 404 (the foreign key's refusal, mapped by OrderError);
+            // the cart stays where it was.
+            let nowhere = try await app.request(.put, "/v1/cart", json: ["storeId": .string(UUID().uuidString)], token: customer.token)
+            #expect(nowhere.status == .notFound)
+            #expect(nowhere.errorCode == "not_found")
+            #expect(try await app.request(.get, "/v1/cart", token: customer.token).json["storeId"].string == other)
             let removed = try await app.request(.put, "/v1/cart/items/\(product)", json: ["quantity": 0], token: customer.token)
             #expect(removed.json["items"].array.isEmpty)
             // Staff have no cart.
