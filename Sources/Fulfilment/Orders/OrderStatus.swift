@@ -45,23 +45,3 @@ public enum OrderStatus: String, Sendable, Codable, CaseIterable {
         }
     }
 }
-
-/// How an order is paid.
-public enum PaymentMethod: String, Sendable, Codable, CaseIterable {
-    /// Paid at the desk (card or cash) before the goods are handed over.
-    case payAtCollection = "pay_at_collection"
-    /// Paid through the payment provider; its signed webhook marks the order paid.
-    case prepaid
-}
-
-public enum PaymentStatus: String, Sendable, Codable {
-    case unpaid
-    case paid
-    /// Paid, and then the order was packed short or cancelled: the difference is owed back.
-    case refundDue = "refund_due"
-    /// What was owed back has been paid back (by a manager at the desk, or the provider).
-    case refunded
-
-    /// Whether the money for the order is in: it may be handed over.
-    public var isSettled: Bool { self != .unpaid }
-}

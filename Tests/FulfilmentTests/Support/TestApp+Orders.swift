@@ -66,7 +66,8 @@ extension TestApp {
 
     /// Posts a webhook event signed as the provider would (or with the given signature/timestamp).
     func webhook(_ body: String, timestamp: Int = Int(Date().timeIntervalSince1970), signature: String? = nil) async throws -> TestReply {
-        let signed = signature ?? PaymentWebhookSignature.signature(secret: TestApp.webhookSecret, timestamp: String(timestamp), body: Array(body.utf8))
+        let signed = signature
+            ?? PaymentWebhookSignature.signature(secret: TestApp.webhookSecret, timestamp: String(timestamp), body: Array(body.utf8))
         return try await request(
             .post, "/v1/payments/webhook", rawBody: body,
             headers: [PaymentWebhookSignature.timestampHeader: String(timestamp), PaymentWebhookSignature.signatureHeader: signed])
