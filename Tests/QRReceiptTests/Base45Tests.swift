@@ -92,7 +92,7 @@ struct Base45Tests {
             #expect(verdict == "ok", "\(text.debugDescription)")
         }
         // Both outcomes were reached often, so neither branch's check is vacuous.
-        #expect(decoded > 500 && refused > 500, "decoded \(decoded), refused \(refused)")
+        #expect(decoded >= 100 && refused >= 100, "decoded \(decoded), refused \(refused)")
     }
 
     /// "ok" when `error` names a real fault of `utf8`: a character outside the alphabet at its
