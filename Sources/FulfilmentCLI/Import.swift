@@ -43,7 +43,7 @@ struct ImportProducts: AsyncParsableCommand {
                 group.addTask { await database.client.run() }
                 defer { group.cancelAll() }
                 do {
-                    let summary = try await CatalogueImport.run(csv: csv, store: store, database: database, logger: logger)
+                    let summary = try await CatalogueImport(database: database).run(csv: csv, store: store, logger: logger)
                     print("Imported \(summary.rows) rows into \(summary.store): \(summary.created) new products, \(summary.updated) updated.")
                 } catch let refused as CatalogueImport.Refused {
                     let lines = ["\(file): nothing was imported."] + refused.problems.map { "\(file): \($0)" }

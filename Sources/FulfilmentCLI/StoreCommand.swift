@@ -27,7 +27,7 @@ struct StoreCommand: AsyncParsableCommand {
         func run() async throws {
             try await withStores(database) { stores, logger in
                 let store = try await stores.create(code: code, name: name, address: address, currency: currency, logger: logger)
-                print("Created store \(store.code) \(store.name) (\(store.id.uuidString.lowercased())).")
+                print("Created store \(store.code) \(store.name) (\(store.id)).")
             }
         }
     }
@@ -61,7 +61,7 @@ struct StoreCommand: AsyncParsableCommand {
         func run() async throws {
             try await withStores(database) { stores, logger in
                 for store in try await stores.all(logger: logger) {
-                    print("\(store.code)\t\(store.currency)\t\(store.name)\t\(store.id.uuidString.lowercased())")
+                    print("\(store.code)\t\(store.currency)\t\(store.name)\t\(store.id)")
                 }
             }
         }
@@ -182,10 +182,10 @@ private func storeID(_ codeOrID: String, _ stores: Stores, _ logger: Logger) asy
     guard let store = try await stores.store(codeOrID: codeOrID, logger: logger) else {
         throw ChainError.invalidField("store", "No store with code or id '\(codeOrID)'.")
     }
-    return StoreID(store.id)
+    return store.id
 }
 
-private func aisleID(_ code: String, of store: StoreID, _ stores: Stores, _ logger: Logger) async throws -> UUID {
+private func aisleID(_ code: String, of store: StoreID, _ stores: Stores, _ logger: Logger) async throws -> AisleID {
     guard let aisle = try await stores.aisles(of: store, logger: logger).first(where: { $0.code == code }) else {
         throw ChainError.aisleNotFound
     }

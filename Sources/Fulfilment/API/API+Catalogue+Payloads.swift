@@ -5,7 +5,7 @@ import Foundation
 extension Components.Schemas.Store {
     init(_ store: StoreRecord) {
         self.init(
-            id: store.id.uuidString.lowercased(), code: store.code, name: store.name, address: store.address,
+            id: store.id.description, code: store.code, name: store.name, address: store.address,
             currency: store.currency)
     }
 }
@@ -13,7 +13,7 @@ extension Components.Schemas.Store {
 extension Components.Schemas.Aisle {
     init(_ aisle: AisleRecord) {
         self.init(
-            id: aisle.id.uuidString.lowercased(), code: aisle.code, name: aisle.name, walkOrder: aisle.walkOrder,
+            id: aisle.id.description, code: aisle.code, name: aisle.name, walkOrder: aisle.walkOrder,
             zone: ZonePayload(rawValue: aisle.zone) ?? .ambient)
     }
 }
@@ -21,7 +21,7 @@ extension Components.Schemas.Aisle {
 extension Components.Schemas.Location {
     init(_ location: LocationRecord) {
         self.init(
-            aisleId: location.aisleID.uuidString.lowercased(), aisleCode: location.aisleCode, aisleName: location.aisleName,
+            aisleId: location.aisleID.description, aisleCode: location.aisleCode, aisleName: location.aisleName,
             zone: ZonePayload(rawValue: location.zone) ?? .ambient, bay: location.bay, shelf: location.shelf)
     }
 }
@@ -29,14 +29,14 @@ extension Components.Schemas.Location {
 extension Components.Schemas.Availability {
     init(_ stock: StockRecord) {
         self.init(
-            storeId: stock.storeID.uuidString.lowercased(), available: stock.available, inStock: stock.available > 0,
+            storeId: stock.storeID.description, available: stock.available, inStock: stock.available > 0,
             located: stock.location != nil, location: stock.location.map(Components.Schemas.Location.init))
     }
 }
 
 extension Components.Schemas.Product {
     init(_ product: ProductRecord) {
-        let id = product.id.uuidString.lowercased()
+        let id = product.id.description
         self.init(
             id: id, sku: product.sku, barcode: product.barcode, name: product.name, brand: product.brand,
             description: product.description, category: product.category,
@@ -50,7 +50,7 @@ extension Components.Schemas.LocateResult {
     init(_ product: ProductRecord) {
         let location = product.stock?.location
         self.init(
-            productId: product.id.uuidString.lowercased(), name: product.name, brand: product.brand,
+            productId: product.id.description, name: product.name, brand: product.brand,
             located: location != nil, location: location.map(Components.Schemas.Location.init),
             place: location?.sentence ?? LocationRecord.notLocatedSentence, available: product.stock?.available ?? 0)
     }
@@ -59,7 +59,7 @@ extension Components.Schemas.LocateResult {
 extension Components.Schemas.StockEntry {
     init(_ product: ProductRecord, stock: StockRecord) {
         self.init(
-            storeId: stock.storeID.uuidString.lowercased(), productId: product.id.uuidString.lowercased(), sku: product.sku,
+            storeId: stock.storeID.description, productId: product.id.description, sku: product.sku,
             name: product.name, onHand: stock.onHand, reserved: stock.reserved, available: stock.available,
             minSupply: stock.minSupply, low: stock.isLow, location: stock.location.map(Components.Schemas.Location.init))
     }

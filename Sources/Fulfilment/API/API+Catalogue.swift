@@ -4,8 +4,10 @@ import OpenAPIRuntime
 /// Stores, aisles, the catalogue (search, lookups, images) and the locate page: public routes,
 /// plus the chain admin's product edits. Rules live in `Catalogue/`, SQL in its `*Queries`.
 extension API {
+    var catalogue: Catalogue { Catalogue(database: database) }
+
     func listStores(_ input: Operations.ListStores.Input) async throws -> Operations.ListStores.Output {
-        let stores = try await StoreQueries.all(on: database.client, logger: logger)
+        let stores = try await catalogue.stores(logger: logger)
         return .ok(.init(body: .json(.init(items: stores.map(Components.Schemas.Store.init), nextCursor: nil))))
     }
 
@@ -15,7 +17,7 @@ extension API {
 
     func listAisles(_ input: Operations.ListAisles.Input) async throws -> Operations.ListAisles.Output {
         let store = try await existingStore(input.path.storeId)
-        let aisles = try await StoreQueries.aisles(store: store.id, on: database.client, logger: logger)
+        let aisles = try await catalogue.aisles(of: store.id, logger: logger)
         return .ok(.init(body: .json(.init(items: aisles.map(Components.Schemas.Aisle.init), nextCursor: nil))))
     }
 
@@ -24,26 +26,20 @@ extension API {
         let search = try ProductSearch(
             text: input.query.q, storeID: storeID, category: input.query.category,
             limit: try pageSize(input.query.limit), cursor: input.query.cursor)
-        let page = try await ProductQueries.search(search, on: database, logger: logger)
+        let page = try await catalogue.search(search, logger: logger)
         return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.Product.init), nextCursor: page.nextCursor))))
     }
 
     func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
         let storeID = try await optionalStore(input.query.storeId)
         let id = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        guard let product = try await ProductQueries.product(id: id.rawValue, store: storeID, on: database.client, logger: logger) else {
-            throw CatalogueError.productNotFound
-        }
-        return .ok(.init(body: .json(.init(product))))
+        return .ok(.init(body: .json(.init(try await catalogue.product(id, at: storeID, logger: logger)))))
     }
 
     func getProductByBarcode(_ input: Operations.GetProductByBarcode.Input) async throws -> Operations.GetProductByBarcode.Output {
         let barcode = try Barcode(input.path.code)
         let storeID = try await optionalStore(input.query.storeId)
-        guard let product = try await ProductQueries.product(barcode: barcode, store: storeID, on: database.client, logger: logger) else {
-            throw APIError.notFound("A product with barcode \(barcode)")
-        }
-        return .ok(.init(body: .json(.init(product))))
+        return .ok(.init(body: .json(.init(try await catalogue.product(barcode: barcode, at: storeID, logger: logger)))))
     }
 
     func locateProducts(_ input: Operations.LocateProducts.Input) async throws -> Operations.LocateProducts.Output {
@@ -51,15 +47,13 @@ extension API {
         let search = try ProductSearch(
             text: input.query.q, storeID: store.id, category: nil, limit: try pageSize(input.query.limit), cursor: input.query.cursor)
         guard !search.text.isEmpty else { throw CatalogueError.invalidField("q", "Say what to look for.") }
-        let page = try await ProductQueries.search(search, on: database, logger: logger)
+        let page = try await catalogue.search(search, logger: logger)
         return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.LocateResult.init), nextCursor: page.nextCursor))))
     }
 
     func getProductImage(_ input: Operations.GetProductImage.Input) async throws -> Operations.GetProductImage.Output {
         let id = try ProductID.parse(input.path.productId, notFound: .imageNotFound)
-        guard let image = try await ImageQueries.image(product: id.rawValue, on: database.client, logger: logger) else {
-            throw CatalogueError.imageNotFound
-        }
+        let image = try await catalogue.image(of: id, logger: logger)
         let body = HTTPBody(image.bytes)
         switch image.kind {
         case .png: return .ok(.init(headers: .init(eTag: image.etag), body: .png(body)))
@@ -74,8 +68,7 @@ extension API {
         let draft = try ProductDraft(
             sku: body.sku, barcode: body.barcode, name: body.name, brand: body.brand, description: body.description,
             category: body.category, price: try ProductRules.price(amount: body.price.amount, currency: body.price.currency))
-        let id = try await ProductQueries.insert(draft, on: database.client, logger: logger)
-        return .created(.init(body: .json(.init(try await product(id)))))
+        return .created(.init(body: .json(.init(try await catalogue.create(draft, logger: logger)))))
     }
 
     func updateProduct(_ input: Operations.UpdateProduct.Input) async throws -> Operations.UpdateProduct.Output {
@@ -92,18 +85,12 @@ extension API {
             category: try body.category.map { text throws(CatalogueError) in try ProductRules.text(text, field: "category", limit: 100) },
             price: try body.price.map { price throws(CatalogueError) in try ProductRules.price(amount: price.amount, currency: price.currency) },
             discontinued: body.discontinued)
-        guard try await ProductQueries.update(id: id.rawValue, change, on: database.client, logger: logger) else {
-            throw CatalogueError.productNotFound
-        }
-        return .ok(.init(body: .json(.init(try await product(id.rawValue)))))
+        return .ok(.init(body: .json(.init(try await catalogue.update(id, change, logger: logger)))))
     }
 
     func discontinueProduct(_ input: Operations.DiscontinueProduct.Input) async throws -> Operations.DiscontinueProduct.Output {
         let id = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        guard try await ProductQueries.update(id: id.rawValue, ProductChange(discontinued: true), on: database.client, logger: logger) else {
-            throw CatalogueError.productNotFound
-        }
-        return .ok(.init(body: .json(.init(try await product(id.rawValue)))))
+        return .ok(.init(body: .json(.init(try await catalogue.update(id, ProductChange(discontinued: true), logger: logger)))))
     }
 
     func uploadProductImage(_ input: Operations.UploadProductImage.Input) async throws -> Operations.UploadProductImage.Output {
@@ -121,31 +108,19 @@ extension API {
             if bytes.count > ProductImage.maximumBytes { throw CatalogueError.imageTooLarge(limit: ProductImage.maximumBytes) }
         }
         let image = try ProductImage(bytes: bytes, declared: declared)
-        try await ImageQueries.store(image, product: id.rawValue, on: database.client, logger: logger)
-        return .ok(.init(body: .json(.init(try await product(id.rawValue)))))
+        return .ok(.init(body: .json(.init(try await catalogue.setImage(image, of: id, logger: logger)))))
     }
 
     // MARK: Helpers
 
     /// The store named by a path or query id, or 404.
     func existingStore(_ text: String) async throws -> StoreRecord {
-        guard let id = UUID(uuidString: text),
-            let store = try await StoreQueries.store(id: id, on: database.client, logger: logger)
-        else { throw CatalogueError.storeNotFound }
-        return store
+        try await catalogue.store(try StoreID.parse(text, notFound: .storeNotFound), logger: logger)
     }
 
     /// The store of an optional `storeId` query parameter: nil when absent, 404 when unknown.
-    func optionalStore(_ text: String?) async throws -> UUID? {
+    func optionalStore(_ text: String?) async throws -> StoreID? {
         guard let text else { return nil }
         return try await existingStore(text).id
-    }
-
-    /// A product that must exist (it was just written), without store stock.
-    func product(_ id: UUID, store storeID: UUID? = nil) async throws -> ProductRecord {
-        guard let product = try await ProductQueries.product(id: id, store: storeID, on: database.client, logger: logger) else {
-            throw CatalogueError.productNotFound
-        }
-        return product
     }
 }

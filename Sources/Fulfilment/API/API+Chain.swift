@@ -31,14 +31,14 @@ extension API {
 
     func updateAisle(_ input: Operations.UpdateAisle.Input) async throws -> Operations.UpdateAisle.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        guard let store = StoreID(input.path.storeId), let id = UUID(uuidString: input.path.aisleId) else { throw ChainError.aisleNotFound }
+        guard let store = StoreID(input.path.storeId), let id = AisleID(input.path.aisleId) else { throw ChainError.aisleNotFound }
         let aisle = try await stores.updateAisle(
             id, of: store, .init(code: body.code, name: body.name, walkOrder: body.walkOrder, zone: body.zone?.rawValue), logger: logger)
         return .ok(.init(body: .json(.init(aisle))))
     }
 
     func deleteAisle(_ input: Operations.DeleteAisle.Input) async throws -> Operations.DeleteAisle.Output {
-        guard let store = StoreID(input.path.storeId), let id = UUID(uuidString: input.path.aisleId) else { throw ChainError.aisleNotFound }
+        guard let store = StoreID(input.path.storeId), let id = AisleID(input.path.aisleId) else { throw ChainError.aisleNotFound }
         try await stores.removeAisle(id, of: store, logger: logger)
         return .noContent(.init())
     }

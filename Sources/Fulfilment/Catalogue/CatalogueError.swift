@@ -1,10 +1,13 @@
 import HTTPTypes
+import PostgresNIO
 
 /// Everything that can go wrong with stores, the catalogue, stock and favourites, and how
 /// each looks over HTTP. The one place catalogue errors meet status codes.
 public enum CatalogueError: Error, APIErrorConvertible, Equatable {
     case storeNotFound
     case productNotFound
+    /// No product has this barcode.
+    case barcodeNotFound(Barcode)
     case imageNotFound
     case notStocked
     case aisleNotFound(String)
@@ -29,6 +32,7 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
         switch self {
         case .storeNotFound: .notFound("The store")
         case .productNotFound: .notFound("The product")
+        case .barcodeNotFound(let barcode): .notFound("A product with barcode \(barcode)")
         case .imageNotFound: .notFound("The product's image")
         case .notStocked:
             APIError(.notFound, "not_stocked", "This store does not carry that product; set its stock first.")
@@ -71,6 +75,28 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
             APIError(.unprocessableContent, "minimum_age_below_chain",
                 "The chain sells this product only to customers aged \(chain) or over; a store may ask more, never less.",
                 details: ["field": "minimumAge", "chainMinimumAge": .int(chain)])
+        }
+    }
+}
+
+extension CatalogueError: DatabaseErrorMapping {
+    /// The database's own guards on the catalogue's tables, as client errors: an unknown product
+    /// or store behind a foreign key, a SKU or barcode another product holds, a broken stock CHECK.
+    /// (The CSV import reports its problems by line instead, and maps none of these.)
+    public init?(databaseError error: any Error) {
+        let table = (error as? PSQLError)?.serverInfo?[.tableName]
+        switch (error.sqlState, error.constraintName) {
+        case (SQLState.uniqueViolation, "products_sku_key"?): self = .skuTaken
+        case (SQLState.uniqueViolation, "products_barcode_key"?): self = .barcodeTaken
+        case (SQLState.foreignKeyViolation, "stock_product_id_fkey"?), (SQLState.foreignKeyViolation, "favourites_product_id_fkey"?),
+            (SQLState.foreignKeyViolation, "product_images_product_id_fkey"?):
+            self = .productNotFound
+        case (SQLState.foreignKeyViolation, "stock_store_id_fkey"?), (SQLState.foreignKeyViolation, "customer_stores_store_id_fkey"?):
+            self = .storeNotFound
+        case (SQLState.checkViolation, "stock_reserved_within_on_hand"?): self = .stockBelowReserved(reserved: nil)
+        case (SQLState.checkViolation, _) where table == "stock":
+            self = .invalidField("stock", "Stock quantities must be 0 or more.")
+        default: return nil
         }
     }
 }

@@ -4,23 +4,21 @@ import PostgresNIO
 
 /// The SQL of product images (kept in the database so every instance serves them).
 enum ImageQueries {
-    static func store(_ image: ProductImage, product productID: UUID, on client: PostgresClient, logger: Logger) async throws {
-        do {
+    static func store(_ image: ProductImage, product: ProductID, on client: PostgresClient, logger: Logger) async throws {
+        _ = try await CatalogueError.mappingDatabaseErrors {
             try await client.run(
                 """
                 INSERT INTO product_images (product_id, content_type, bytes, sha256)
-                VALUES (\(productID), \(image.kind.rawValue), \(ByteBuffer(data: image.bytes)), \(ByteBuffer(data: image.sha256)))
+                VALUES (\(product.rawValue), \(image.kind.rawValue), \(ByteBuffer(data: image.bytes)), \(ByteBuffer(data: image.sha256)))
                 ON CONFLICT (product_id) DO UPDATE
                 SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256, updated_at = now()
                 """, logger: logger)
-        } catch where error.sqlState == SQLState.foreignKeyViolation {
-            throw CatalogueError.productNotFound
         }
     }
 
-    static func image(product productID: UUID, on client: PostgresClient, logger: Logger) async throws -> ProductImage? {
+    static func image(product: ProductID, on client: PostgresClient, logger: Logger) async throws -> ProductImage? {
         let rows = try await client.run(
-            "SELECT content_type, bytes FROM product_images WHERE product_id = \(productID)", logger: logger)
+            "SELECT content_type, bytes FROM product_images WHERE product_id = \(product.rawValue)", logger: logger)
         for try await (type, bytes) in rows.decode((String, ByteBuffer).self) {
             return try ProductImage(bytes: Data(buffer: bytes), declared: ProductImage.Kind(rawValue: type))
         }

@@ -13,40 +13,40 @@ enum MinimumAgeQueries {
         return false
     }
 
-    /// The chain's and the store's age of a product; nil when no such product exists.
-    static func ages(of product: ProductID, at store: StoreID, on client: PostgresClient, logger: Logger) async throws -> ProductMinimumAge? {
+    /// The chain's and the caller's store's age of a product; nil when no such product exists.
+    static func ages(of product: ProductID, at scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> ProductMinimumAge? {
         let rows = try await client.run(
             """
             SELECT p.minimum_age, s.minimum_age
-              FROM products p LEFT JOIN store_minimum_ages s ON s.store_id = \(store.rawValue) AND s.product_id = p.id
+              FROM products p LEFT JOIN store_minimum_ages s ON s.store_id = \(scope) AND s.product_id = p.id
              WHERE p.id = \(product.rawValue)
             """, logger: logger)
         for try await (chain, own) in rows.decode((Int?, Int?).self) { return ProductMinimumAge(chain: chain, store: own) }
         return nil
     }
 
-    /// Writes the store's own age when it is not below the chain's (clears it for nil), in one
+    /// Writes the caller's store's own age when it is not below the chain's (clears it for nil), in one
     /// statement; answers the ages as they now are, or, when the age was refused, the chain's
     /// with the store's unchanged (the caller tells why). Nil when no such product exists.
     static func setForStore(
-        _ age: Int?, product: ProductID, store: StoreID, on client: PostgresClient, logger: Logger
+        _ age: Int?, product: ProductID, in scope: StoreScope, on client: PostgresClient, logger: Logger
     ) async throws -> ProductMinimumAge? {
         let rows = try await client.run(
             """
             WITH p AS (SELECT id, minimum_age FROM products WHERE id = \(product.rawValue)),
             written AS (
                 INSERT INTO store_minimum_ages AS s (store_id, product_id, minimum_age)
-                SELECT \(store.rawValue), p.id, \(age)::integer FROM p
+                SELECT \(scope), p.id, \(age)::integer FROM p
                  WHERE \(age)::integer IS NOT NULL AND \(age)::integer >= coalesce(p.minimum_age, 0)
                 ON CONFLICT (store_id, product_id) DO UPDATE SET minimum_age = EXCLUDED.minimum_age, updated_at = now()
                 RETURNING s.minimum_age),
             cleared AS (
                 DELETE FROM store_minimum_ages s USING p
-                 WHERE \(age)::integer IS NULL AND s.store_id = \(store.rawValue) AND s.product_id = p.id)
+                 WHERE \(age)::integer IS NULL AND s.store_id = \(scope) AND s.product_id = p.id)
             SELECT p.minimum_age,
                    CASE WHEN \(age)::integer IS NULL THEN NULL
                         ELSE coalesce((SELECT minimum_age FROM written),
-                                      (SELECT minimum_age FROM store_minimum_ages WHERE store_id = \(store.rawValue) AND product_id = p.id))
+                                      (SELECT minimum_age FROM store_minimum_ages WHERE store_id = \(scope) AND product_id = p.id))
                    END
               FROM p
             """, logger: logger)

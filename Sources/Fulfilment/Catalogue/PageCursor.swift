@@ -11,9 +11,9 @@ enum PageCursor {
         var s: UInt32
         var id: UUID
         var score: Float { Float(bitPattern: s) }
-        init(score: Float, id: UUID) {
+        init<Tag>(score: Float, id: ID<Tag>) {
             self.s = score.bitPattern
-            self.id = id
+            self.id = id.rawValue
         }
     }
 
@@ -46,11 +46,4 @@ enum PageCursor {
         else { throw .invalidCursor }
         return value
     }
-}
-
-/// A page size from `limit`: 1 to 100, 20 when absent.
-func pageSize(_ limit: Int?) throws(CatalogueError) -> Int {
-    guard let limit else { return 20 }
-    guard (1...100).contains(limit) else { throw .invalidField("limit", "The limit must be between 1 and 100.") }
-    return limit
 }

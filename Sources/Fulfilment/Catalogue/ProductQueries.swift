@@ -2,28 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// What a catalogue search asks for.
-struct ProductSearch: Sendable {
-    /// Lower-cased and trimmed; empty lists the catalogue by name.
-    var text: String
-    /// Only products this store carries, with their stock there.
-    var storeID: UUID?
-    var category: String?
-    var limit: Int
-    var cursor: String?
-
-    init(text: String?, storeID: UUID?, category: String?, limit: Int, cursor: String?) throws(CatalogueError) {
-        let text = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard text.count <= 100 else { throw .invalidField("q", "The search text must be at most 100 characters.") }
-        self.text = text
-        self.storeID = storeID
-        let category = category?.trimmingCharacters(in: .whitespacesAndNewlines)
-        self.category = category?.isEmpty == true ? nil : category
-        self.limit = limit
-        self.cursor = cursor
-    }
-}
-
 /// The SQL of the catalogue: search, lookups and the manager's edits.
 enum ProductQueries {
     /// At most this many words of a query are searched for (the rest are ignored): each is one
@@ -63,7 +41,7 @@ enum ProductQueries {
         let rows = try await database.client.run(
             """
             WITH query AS MATERIALIZED (SELECT \(words)::text[] AS words, \(search.text)::text AS text)\(unescaped: matches)
-            SELECT \(unescaped: ProductRecord.columns), r.score
+            SELECT \(unescaped: ProductQueries.columns), r.score
             FROM (
                 SELECT x.id, x.score
                 FROM (
@@ -77,8 +55,8 @@ enum ProductQueries {
                 LIMIT CASE WHEN \(storeFilter) OR \(search.category)::text IS NOT NULL THEN NULL ELSE \(search.limit + 1) END
             ) r
             JOIN products p ON p.id = r.id
-            LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(search.storeID)
-            \(unescaped: ProductRecord.extraJoins)
+            LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(search.storeID?.rawValue)
+            \(unescaped: ProductQueries.extraJoins)
             WHERE NOT p.discontinued
               AND (NOT \(storeFilter) OR s.store_id IS NOT NULL)
               AND (\(search.category)::text IS NULL OR p.category = \(search.category))
@@ -87,7 +65,7 @@ enum ProductQueries {
             """, logger: logger)
         var result: [(ProductRecord, Float)] = []
         for try await row in rows {
-            result.append((try ProductRecord(row: row), try row.makeRandomAccess()["score"].decode(Float.self)))
+            result.append((try record(row), try row.makeRandomAccess()["score"].decode(Float.self)))
         }
         let page = Array(result.prefix(search.limit))
         let next = result.count > search.limit ? page.last.map { PageCursor.encode(PageCursor.Ranked(score: $0.1, id: $0.0.id)) } : nil
@@ -123,10 +101,10 @@ enum ProductQueries {
         let storeFilter = search.storeID != nil
         let rows = try await client.run(
             """
-            SELECT \(unescaped: ProductRecord.columns), lower(p.name) AS sort_key
+            SELECT \(unescaped: ProductQueries.columns), lower(p.name) AS sort_key
             FROM products p
-            LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(search.storeID)
-            \(unescaped: ProductRecord.extraJoins)
+            LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(search.storeID?.rawValue)
+            \(unescaped: ProductQueries.extraJoins)
             WHERE NOT p.discontinued
               AND (\(search.category)::text IS NULL OR p.category = \(search.category))
               AND (NOT \(storeFilter) OR s.store_id IS NOT NULL)
@@ -136,58 +114,56 @@ enum ProductQueries {
             """, logger: logger)
         var result: [(ProductRecord, String)] = []
         for try await row in rows {
-            result.append((try ProductRecord(row: row), try row.makeRandomAccess()["sort_key"].decode(String.self)))
+            result.append((try record(row), try row.makeRandomAccess()["sort_key"].decode(String.self)))
         }
         let page = Array(result.prefix(search.limit))
-        let next = result.count > search.limit ? page.last.map { PageCursor.encode(PageCursor.Named(n: $0.1, id: $0.0.id)) } : nil
+        let next = result.count > search.limit ? page.last.map { PageCursor.encode(PageCursor.Named(n: $0.1, id: $0.0.id.rawValue)) } : nil
         return Page(items: page.map(\.0), nextCursor: next)
     }
 
     /// One product (discontinued too), with its stock at `storeID` when given.
-    static func product(id: UUID, store storeID: UUID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
+    static func product(id: ProductID, store storeID: StoreID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
         let rows = try await client.run(
             """
-            SELECT \(unescaped: ProductRecord.columns)
+            SELECT \(unescaped: ProductQueries.columns)
             FROM products p
-            LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(storeID)
-            \(unescaped: ProductRecord.extraJoins)
-            WHERE p.id = \(id)
+            LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(storeID?.rawValue)
+            \(unescaped: ProductQueries.extraJoins)
+            WHERE p.id = \(id.rawValue)
             """, logger: logger)
-        for try await row in rows { return try ProductRecord(row: row) }
+        for try await row in rows { return try record(row) }
         return nil
     }
 
-    static func product(barcode: Barcode, store storeID: UUID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
+    static func product(barcode: Barcode, store storeID: StoreID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
         let rows = try await client.run(
             """
-            SELECT \(unescaped: ProductRecord.columns)
+            SELECT \(unescaped: ProductQueries.columns)
             FROM products p
-            LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(storeID)
-            \(unescaped: ProductRecord.extraJoins)
+            LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(storeID?.rawValue)
+            \(unescaped: ProductQueries.extraJoins)
             WHERE p.barcode = \(barcode.digits)
             """, logger: logger)
-        for try await row in rows { return try ProductRecord(row: row) }
+        for try await row in rows { return try record(row) }
         return nil
     }
 
-    static func insert(_ draft: ProductDraft, on client: PostgresClient, logger: Logger) async throws -> UUID {
-        let id = UUID()
-        do {
+    static func insert(_ draft: ProductDraft, on client: PostgresClient, logger: Logger) async throws -> ProductID {
+        let id = ProductID(UUID())
+        _ = try await CatalogueError.mappingDatabaseErrors {
             try await client.run(
                 """
                 INSERT INTO products (id, sku, barcode, name, brand, description, category, price_amount, currency)
-                VALUES (\(id), \(draft.sku), \(draft.barcode?.digits), \(draft.name), \(draft.brand), \(draft.description),
+                VALUES (\(id.rawValue), \(draft.sku), \(draft.barcode?.digits), \(draft.name), \(draft.brand), \(draft.description),
                         \(draft.category), \(draft.price.amount), \(draft.price.currency))
                 """, logger: logger)
-        } catch {
-            throw mapped(error)
         }
         return id
     }
 
     /// Applies the fields `change` has; returns false when there is no such product.
-    static func update(id: UUID, _ change: ProductChange, on client: PostgresClient, logger: Logger) async throws -> Bool {
-        do {
+    static func update(id: ProductID, _ change: ProductChange, on client: PostgresClient, logger: Logger) async throws -> Bool {
+        try await CatalogueError.mappingDatabaseErrors {
             let rows = try await client.run(
                 """
                 UPDATE products SET
@@ -201,23 +177,50 @@ enum ProductQueries {
                     currency = COALESCE(\(change.price?.currency), currency),
                     discontinued = COALESCE(\(change.discontinued), discontinued),
                     updated_at = now()
-                WHERE id = \(id)
+                WHERE id = \(id.rawValue)
                 RETURNING id
                 """, logger: logger)
             for try await _ in rows { return true }
             return false
-        } catch {
-            throw mapped(error)
         }
     }
 
-    /// Unique violations on SKU or barcode are the client's conflict, not a 500.
-    static func mapped(_ error: any Error) -> any Error {
-        guard error.sqlState == SQLState.uniqueViolation else { return error }
-        switch error.constraintName {
-        case "products_sku_key": return CatalogueError.skuTaken
-        case "products_barcode_key": return CatalogueError.barcodeTaken
-        default: return error
+    /// The columns ``record(_:)`` reads (a constant, used with `\(unescaped:)`). The query joins
+    /// `products p`, `stock s` (for the store asked about, or none) and ``extraJoins``.
+    static let columns = """
+        p.id AS p_id, p.sku, p.barcode, p.name AS p_name, p.brand, p.description, p.category,
+        p.price_amount, p.currency::text AS currency, p.discontinued, img.product_id IS NOT NULL AS has_image,
+        s.store_id, s.on_hand, s.reserved, s.min_supply,
+        a.id AS a_id, a.code AS a_code, a.name AS a_name, a.zone, s.bay, s.shelf
+        """
+
+    /// The aisle and image joins ``columns`` reads, after the `stock s` join.
+    static let extraJoins = """
+        LEFT JOIN aisles a ON a.id = s.aisle_id
+        LEFT JOIN product_images img ON img.product_id = p.id
+        """
+
+    /// A product (and its stock, when the row has a store's) from a row of ``columns``.
+    static func record(_ row: PostgresRow) throws -> ProductRecord {
+        let r = row.makeRandomAccess()
+        var stock: StockRecord?
+        if let storeID = try r["store_id"].decode(UUID?.self) {
+            var location: LocationRecord?
+            if let aisleID = try r["a_id"].decode(UUID?.self) {
+                location = LocationRecord(
+                    aisleID: AisleID(aisleID), aisleCode: try r["a_code"].decode(String.self), aisleName: try r["a_name"].decode(String.self),
+                    zone: try r["zone"].decode(String.self), bay: try r["bay"].decode(Int?.self), shelf: try r["shelf"].decode(String?.self))
+            }
+            stock = StockRecord(
+                storeID: StoreID(storeID), onHand: try r["on_hand"].decode(Int.self), reserved: try r["reserved"].decode(Int.self),
+                minSupply: try r["min_supply"].decode(Int.self), location: location)
         }
+        return ProductRecord(
+            id: ProductID(try r["p_id"].decode(UUID.self)), sku: try r["sku"].decode(String.self),
+            barcode: try r["barcode"].decode(String?.self), name: try r["p_name"].decode(String.self),
+            brand: try r["brand"].decode(String.self), description: try r["description"].decode(String.self),
+            category: try r["category"].decode(String.self), priceAmount: try r["price_amount"].decode(Int64.self),
+            currency: try r["currency"].decode(String.self), discontinued: try r["discontinued"].decode(Bool.self),
+            hasImage: try r["has_image"].decode(Bool.self), stock: stock)
     }
 }

@@ -4,45 +4,51 @@ import PostgresNIO
 
 /// The SQL of stores and their aisles.
 enum StoreQueries {
+    private static let storeColumns = "id, code, name, address, currency::text"
+    private static let aisleColumns = "id, code, name, walk_order, zone"
+
     static func all(on client: PostgresClient, logger: Logger) async throws -> [StoreRecord] {
-        let rows = try await client.run(
-            "SELECT id, code, name, address, currency::text FROM stores ORDER BY name, id", logger: logger)
-        var stores: [StoreRecord] = []
-        for try await (id, code, name, address, currency) in rows.decode((UUID, String, String, String, String).self) {
-            stores.append(StoreRecord(id: id, code: code, name: name, address: address, currency: currency))
-        }
-        return stores
+        try await stores(client.run("SELECT \(unescaped: storeColumns) FROM stores ORDER BY name, id", logger: logger))
     }
 
-    static func store(id: UUID, on client: PostgresClient, logger: Logger) async throws -> StoreRecord? {
-        let rows = try await client.run(
-            "SELECT id, code, name, address, currency::text FROM stores WHERE id = \(id)", logger: logger)
-        for try await (id, code, name, address, currency) in rows.decode((UUID, String, String, String, String).self) {
-            return StoreRecord(id: id, code: code, name: name, address: address, currency: currency)
-        }
-        return nil
+    static func store(id: StoreID, on client: PostgresClient, logger: Logger) async throws -> StoreRecord? {
+        try await stores(client.run("SELECT \(unescaped: storeColumns) FROM stores WHERE id = \(id.rawValue)", logger: logger)).first
     }
 
     /// A store by its code (`QC-KGN`) or id, as the import command is given it.
     static func store(codeOrID: String, on connection: PostgresConnection, logger: Logger) async throws -> StoreRecord? {
         let id = UUID(uuidString: codeOrID)
         let rows = try await connection.run(
-            "SELECT id, code, name, address, currency::text FROM stores WHERE code = \(codeOrID) OR id = \(id)",
-            logger: logger)
-        for try await (id, code, name, address, currency) in rows.decode((UUID, String, String, String, String).self) {
-            return StoreRecord(id: id, code: code, name: name, address: address, currency: currency)
-        }
-        return nil
+            "SELECT \(unescaped: storeColumns) FROM stores WHERE code = \(codeOrID) OR id = \(id)", logger: logger)
+        return try await stores(rows).first
     }
 
     /// The store's aisles in walk order.
-    static func aisles(store storeID: UUID, on client: PostgresClient, logger: Logger) async throws -> [AisleRecord] {
-        let rows = try await client.run(
-            "SELECT id, code, name, walk_order, zone FROM aisles WHERE store_id = \(storeID) ORDER BY walk_order",
-            logger: logger)
+    static func aisles(store: StoreID, on client: PostgresClient, logger: Logger) async throws -> [AisleRecord] {
+        try await aisles(client.run(
+            "SELECT \(unescaped: aisleColumns) FROM aisles WHERE store_id = \(store.rawValue) ORDER BY walk_order", logger: logger))
+    }
+
+    /// The ids of `store`'s aisles by code, for the CSV import's locations.
+    static func aisleIDs(store: StoreID, on connection: PostgresConnection, logger: Logger) async throws -> [String: AisleID] {
+        var aisles: [String: AisleID] = [:]
+        let rows = try await connection.run("SELECT code, id FROM aisles WHERE store_id = \(store.rawValue)", logger: logger)
+        for try await (code, id) in rows.decode((String, UUID).self) { aisles[code] = AisleID(id) }
+        return aisles
+    }
+
+    private static func stores(_ rows: SQLRows) async throws -> [StoreRecord] {
+        var stores: [StoreRecord] = []
+        for try await (id, code, name, address, currency) in rows.decode((UUID, String, String, String, String).self) {
+            stores.append(StoreRecord(id: StoreID(id), code: code, name: name, address: address, currency: currency))
+        }
+        return stores
+    }
+
+    private static func aisles(_ rows: SQLRows) async throws -> [AisleRecord] {
         var aisles: [AisleRecord] = []
         for try await (id, code, name, walkOrder, zone) in rows.decode((UUID, String, String, Int, String).self) {
-            aisles.append(AisleRecord(id: id, code: code, name: name, walkOrder: walkOrder, zone: zone))
+            aisles.append(AisleRecord(id: AisleID(id), code: code, name: name, walkOrder: walkOrder, zone: zone))
         }
         return aisles
     }
@@ -50,11 +56,8 @@ enum StoreQueries {
 
 /// The chain admin's writes: stores and aisles (issue 13). Unique codes and walk orders are
 /// the database's (`stores.code`, `aisles (store_id, code)`, `aisles (store_id, walk_order)`);
-/// `Stores` turns their violations into clear 409s.
+/// `ChainError` turns their violations into clear 409s.
 extension StoreQueries {
-    private static let storeColumns = "id, code, name, address, currency::text"
-    private static let aisleColumns = "id, code, name, walk_order, zone"
-
     static func insertStore(
         code: String, name: String, address: String, currency: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> StoreRecord {
@@ -63,7 +66,7 @@ extension StoreQueries {
             INSERT INTO stores (code, name, address, currency) VALUES (\(code), \(name), \(address), \(currency))
             RETURNING \(unescaped: storeColumns)
             """, logger: logger)
-        return try await firstStore(rows)!
+        return try await stores(rows)[0]
     }
 
     /// Changes the fields given (nil leaves one as it is); nil when there is no such store.
@@ -76,7 +79,7 @@ extension StoreQueries {
             WHERE id = \(id.rawValue)
             RETURNING \(unescaped: storeColumns)
             """, logger: logger)
-        return try await firstStore(rows)
+        return try await stores(rows).first
     }
 
     static func insertAisle(
@@ -88,55 +91,41 @@ extension StoreQueries {
             VALUES (\(store.rawValue), \(code), \(name), \(walkOrder), \(zone))
             RETURNING \(unescaped: aisleColumns)
             """, logger: logger)
-        return try await firstAisle(rows)!
+        return try await aisles(rows)[0]
     }
 
     /// Changes the fields given of one of `store`'s aisles; nil when the store has no such aisle.
     static func updateAisle(
-        _ id: UUID, store: StoreID, code: String?, name: String?, walkOrder: Int?, zone: String?,
+        _ id: AisleID, store: StoreID, code: String?, name: String?, walkOrder: Int?, zone: String?,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> AisleRecord? {
         let rows = try await connection.run(
             """
             UPDATE aisles SET code = coalesce(\(code), code), name = coalesce(\(name), name),
                 walk_order = coalesce(\(walkOrder)::int4, walk_order), zone = coalesce(\(zone), zone)
-            WHERE id = \(id) AND store_id = \(store.rawValue)
+            WHERE id = \(id.rawValue) AND store_id = \(store.rawValue)
             RETURNING \(unescaped: aisleColumns)
             """, logger: logger)
-        return try await firstAisle(rows)
+        return try await aisles(rows).first
     }
 
     /// Locks one of `store`'s aisles against new placements while it is removed, and says how
     /// many products are placed in it; nil when the store has no such aisle. Placing a product
     /// checks the aisle with a key-share lock, so it waits for this one: no placement slips in
     /// between the count and the delete.
-    static func lockAisleForRemoval(_ id: UUID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws -> Int? {
+    static func lockAisleForRemoval(_ id: AisleID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws -> Int? {
         let locked = try await connection.run(
-            "SELECT 1 FROM aisles WHERE id = \(id) AND store_id = \(store.rawValue) FOR UPDATE", logger: logger)
+            "SELECT 1 FROM aisles WHERE id = \(id.rawValue) AND store_id = \(store.rawValue) FOR UPDATE", logger: logger)
         var found = false
         for try await _ in locked { found = true }
         guard found else { return nil }
         let rows = try await connection.run(
-            "SELECT count(*)::int8 FROM stock WHERE store_id = \(store.rawValue) AND aisle_id = \(id)", logger: logger)
+            "SELECT count(*)::int8 FROM stock WHERE store_id = \(store.rawValue) AND aisle_id = \(id.rawValue)", logger: logger)
         for try await count in rows.decode(Int64.self) { return Int(count) }
         return 0
     }
 
-    static func deleteAisle(_ id: UUID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.run("DELETE FROM aisles WHERE id = \(id) AND store_id = \(store.rawValue)", logger: logger)
-    }
-
-    private static func firstStore(_ rows: SQLRows) async throws -> StoreRecord? {
-        for try await (id, code, name, address, currency) in rows.decode((UUID, String, String, String, String).self) {
-            return StoreRecord(id: id, code: code, name: name, address: address, currency: currency)
-        }
-        return nil
-    }
-
-    private static func firstAisle(_ rows: SQLRows) async throws -> AisleRecord? {
-        for try await (id, code, name, walkOrder, zone) in rows.decode((UUID, String, String, Int, String).self) {
-            return AisleRecord(id: id, code: code, name: name, walkOrder: walkOrder, zone: zone)
-        }
-        return nil
+    static func deleteAisle(_ id: AisleID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run("DELETE FROM aisles WHERE id = \(id.rawValue) AND store_id = \(store.rawValue)", logger: logger)
     }
 }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import PostgresNIO
 
 /// What can go wrong when the chain's admin opens stores and lays out their aisles, and how
 /// each looks over HTTP (and on the command line, as its message).
@@ -28,6 +29,33 @@ public enum ChainError: Error, APIErrorConvertible, Equatable {
                 "\(products) product(s) are placed in this aisle; move them to another aisle first, then remove it.",
                 details: ["products": .int(products)])
         case .invalidField(let field, let message): .invalidField(field, message)
+        }
+    }
+}
+
+extension ChainError: DatabaseErrorMapping {
+    /// The database's unique codes and walk orders, and its foreign keys, as the chain's errors.
+    /// The database names the constraint, not the value: a taken code or walk order comes
+    /// without it here, and `Stores` names the one the request asked for (``naming(code:walkOrder:)``).
+    public init?(databaseError error: any Error) {
+        switch (error.sqlState, error.constraintName) {
+        case (SQLState.uniqueViolation, "stores_code_key"?): self = .storeCodeTaken("")
+        case (SQLState.uniqueViolation, "aisles_store_id_walk_order_key"?): self = .walkOrderTaken(0)
+        case (SQLState.uniqueViolation, "aisles_store_id_code_key"?): self = .aisleCodeTaken("")
+        case (SQLState.foreignKeyViolation, "aisles_store_id_fkey"?): self = .storeNotFound
+        // Deleting an aisle a product is placed in (the removal's lock keeps this from happening).
+        case (SQLState.foreignKeyViolation, "stock_store_id_aisle_id_fkey"?): self = .aisleInUse(products: 1)
+        default: return nil
+        }
+    }
+
+    /// This error with the code or walk order the request asked for, where it names one.
+    func naming(code: String?, walkOrder: Int?) -> ChainError {
+        switch self {
+        case .storeCodeTaken: .storeCodeTaken(code ?? "")
+        case .aisleCodeTaken: .aisleCodeTaken(code ?? "")
+        case .walkOrderTaken: .walkOrderTaken(walkOrder ?? 0)
+        default: self
         }
     }
 }

@@ -27,7 +27,7 @@ public struct Stores: Sendable {
         let name = try StoreRules.text(name, field: "name", limit: 200)
         let address = try StoreRules.address(address)
         let currency = try StoreRules.currency(currency)
-        return try await mappingConflicts(code: code) {
+        return try await mappingDatabaseErrors(code: code) {
             try await database.transaction(logger: logger) { connection in
                 try await StoreQueries.insertStore(code: code, name: name, address: address, currency: currency, on: connection, logger: logger)
             }
@@ -40,7 +40,7 @@ public struct Stores: Sendable {
         let code = try code.map(StoreRules.code)
         let name = try name.map { try StoreRules.text($0, field: "name", limit: 200) }
         let address = try address.map(StoreRules.address)
-        return try await mappingConflicts(code: code ?? "") {
+        return try await mappingDatabaseErrors(code: code) {
             try await database.transaction(logger: logger) { connection in
                 guard let store = try await StoreQueries.updateStore(
                     id: id, code: code, name: name, address: address, on: connection, logger: logger)
@@ -55,7 +55,7 @@ public struct Stores: Sendable {
         guard let name = fields.name else { throw ChainError.invalidField("name", "An aisle needs a name.") }
         guard let walkOrder = fields.walkOrder else { throw ChainError.invalidField("walkOrder", "An aisle needs a walk order.") }
         let checked = try StoreRules.aisle(AisleFields(code: code, name: name, walkOrder: walkOrder, zone: fields.zone ?? "ambient"))
-        return try await mappingConflicts(aisle: checked) {
+        return try await mappingDatabaseErrors(code: checked.code, walkOrder: checked.walkOrder) {
             try await database.transaction(logger: logger) { connection in
                 try await StoreQueries.insertAisle(
                     store: store, code: checked.code!, name: checked.name!, walkOrder: checked.walkOrder!, zone: checked.zone!,
@@ -64,9 +64,9 @@ public struct Stores: Sendable {
         }
     }
 
-    public func updateAisle(_ id: UUID, of store: StoreID, _ fields: AisleFields, logger: Logger) async throws -> AisleRecord {
+    public func updateAisle(_ id: AisleID, of store: StoreID, _ fields: AisleFields, logger: Logger) async throws -> AisleRecord {
         let checked = try StoreRules.aisle(fields)
-        return try await mappingConflicts(aisle: checked) {
+        return try await mappingDatabaseErrors(code: checked.code, walkOrder: checked.walkOrder) {
             try await database.transaction(logger: logger) { connection in
                 guard let aisle = try await StoreQueries.updateAisle(
                     id, store: store, code: checked.code, name: checked.name, walkOrder: checked.walkOrder, zone: checked.zone,
@@ -78,8 +78,8 @@ public struct Stores: Sendable {
     }
 
     /// Removes an aisle no product is placed in; 409 `aisle_in_use` (with how many) otherwise.
-    public func removeAisle(_ id: UUID, of store: StoreID, logger: Logger) async throws {
-        do {
+    public func removeAisle(_ id: AisleID, of store: StoreID, logger: Logger) async throws {
+        try await mappingDatabaseErrors {
             try await database.transaction(logger: logger) { connection in
                 guard let placed = try await StoreQueries.lockAisleForRemoval(id, store: store, on: connection, logger: logger) else {
                     throw ChainError.aisleNotFound
@@ -87,9 +87,6 @@ public struct Stores: Sendable {
                 guard placed == 0 else { throw ChainError.aisleInUse(products: placed) }
                 try await StoreQueries.deleteAisle(id, store: store, on: connection, logger: logger)
             }
-        } catch let error where error.sqlState == SQLState.foreignKeyViolation {
-            // Belt and braces: the lock above already keeps placements out.
-            throw ChainError.aisleInUse(products: 1)
         }
     }
 
@@ -106,25 +103,16 @@ public struct Stores: Sendable {
     }
 
     public func aisles(of store: StoreID, logger: Logger) async throws -> [AisleRecord] {
-        try await StoreQueries.aisles(store: store.rawValue, on: database.client, logger: logger)
+        try await StoreQueries.aisles(store: store, on: database.client, logger: logger)
     }
 
-    private func mappingConflicts<T>(code: String, _ body: () async throws -> T) async throws -> T {
+    /// `ChainError`'s mapping of the database's refusals, naming the code or walk order the
+    /// request asked for.
+    private func mappingDatabaseErrors<T>(code: String? = nil, walkOrder: Int? = nil, _ body: () async throws -> T) async throws -> T {
         do {
-            return try await body()
-        } catch let error where error.sqlState == SQLState.uniqueViolation && error.constraintName == "stores_code_key" {
-            throw ChainError.storeCodeTaken(code)
-        }
-    }
-
-    private func mappingConflicts<T>(aisle: AisleFields, _ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error where error.sqlState == SQLState.uniqueViolation {
-            if error.constraintName == "aisles_store_id_walk_order_key" { throw ChainError.walkOrderTaken(aisle.walkOrder ?? 0) }
-            throw ChainError.aisleCodeTaken(aisle.code ?? "")
-        } catch let error where error.sqlState == SQLState.foreignKeyViolation {
-            throw ChainError.storeNotFound
+            return try await ChainError.mappingDatabaseErrors(body)
+        } catch let error as ChainError {
+            throw error.naming(code: code, walkOrder: walkOrder)
         }
     }
 }

@@ -8,6 +8,10 @@ import Hummingbird
 /// (`listStock`, `setStock`, `setStockLocation`, `setProductMinimumAge`, `createStoreAccount`)
 /// through the same code as the API handlers.
 extension Console {
+    var stock: Stock { api.stock }
+    var catalogue: Catalogue { api.catalogue }
+    var minimumAges: MinimumAges { MinimumAges(database: database) }
+
     func registerStock(on router: Router<AppRequestContext>) {
         router.get("/console/stock") { request, context in
             try await page(request, context, operation: "listStock", store: { $0.storeID }) { visit in
@@ -17,37 +21,37 @@ extension Console {
         }
         router.post("/console/stock/:productId/level") { request, context in
             let product = context.parameters.get("productId") ?? ""
-            return try await stockAction(request, context, operation: "setStock") { visit, store in
+            return try await stockAction(request, context, operation: "setStock") { visit, scope in
                 let id = try ProductID.parse(product, notFound: .productNotFound)
                 let level = try StockLevel(onHand: visit.form.int("onHand") ?? -1, minSupply: visit.form.int("minSupply") ?? -1)
                 // Conditional on the figure the page showed: a sale in between is never undone.
-                try await StockLedger.set(
-                    level, expected: visit.form.int("expectedOnHand") ?? -1, store: store.rawValue, product: id.rawValue,
-                    by: visit.session.identity.userID, on: database, logger: visit.logger)
+                try await stock.set(
+                    level, expected: visit.form.int("expectedOnHand") ?? -1, product: id, in: scope,
+                    by: visit.session.identity.userID, logger: visit.logger)
                 return "Stock set: \(level.onHand) on hand, minimum \(level.minSupply)."
             }
         }
         router.post("/console/stock/:productId/location") { request, context in
             let product = context.parameters.get("productId") ?? ""
-            return try await stockAction(request, context, operation: "setStockLocation") { visit, store in
+            return try await stockAction(request, context, operation: "setStockLocation") { visit, scope in
                 let id = try ProductID.parse(product, notFound: .productNotFound)
                 let location = try LocationDraft(
                     aisleCode: visit.form["aisleCode"] ?? "", bay: visit.form.int("bay"), shelf: visit.form.text("shelf"))
-                try await StockQueries.setLocation(location, store: store.rawValue, product: id.rawValue, on: database, logger: visit.logger)
+                try await stock.setLocation(location, product: id, in: scope, logger: visit.logger)
                 return "Moved to aisle \(location.aisleCode)."
             }
         }
         router.post("/console/stock/:productId/minimum-age") { request, context in
             let product = context.parameters.get("productId") ?? ""
-            return try await stockAction(request, context, operation: "setStoreMinimumAge") { visit, store in
+            return try await stockAction(request, context, operation: "setStoreMinimumAge") { visit, scope in
                 let id = try ProductID.parse(product, notFound: .productNotFound)
-                let ages = try await MinimumAges(database: database).setForStore(
-                    visit.form.int("minimumAge"), product: id, store: store, logger: visit.logger)
+                let ages = try await minimumAges.setForStore(visit.form.int("minimumAge"), product: id, in: scope, logger: visit.logger)
                 return ages.holding.map { "Now for customers aged \($0) or over." } ?? "No minimum age."
             }
         }
         router.post("/console/stock/staff") { request, context in
-            try await stockAction(request, context, operation: "createStoreAccount") { visit, store in
+            try await stockAction(request, context, operation: "createStoreAccount") { visit, scope in
+                guard let store = scope.store else { throw AccessError.forbidden }
                 let form = visit.form
                 let user = try await accounts.createStoreAccount(
                     email: form["email"] ?? "", name: form["name"] ?? "", password: form["password"] ?? "",
@@ -61,13 +65,13 @@ extension Console {
     /// sentence (or the refusal's) is shown above the report.
     private func stockAction(
         _ request: Request, _ context: AppRequestContext, operation: String,
-        _ body: @escaping @Sendable (Visit, StoreID) async throws -> String
+        _ body: @escaping @Sendable (Visit, StoreScope) async throws -> String
     ) async throws -> Response {
         try await page(request, context, operation: operation, store: { $0.storeID }) { visit in
-            guard let store = visit.identity.storeID else { throw AccessError.forbidden }
+            let scope = try StoreScope(staff: visit.identity)
             let query = visit.form.text("q")
             do {
-                return try await stockPage(visit, query: query, notice: Notice(ok: true, text: try await body(visit, store)))
+                return try await stockPage(visit, query: query, notice: Notice(ok: true, text: try await body(visit, scope)))
             } catch {
                 let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
                 guard refused.status != .internalServerError else { throw error }
@@ -77,19 +81,19 @@ extension Console {
     }
 
     func stockPage(_ visit: Visit, query: String?, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
-        guard let store = visit.identity.storeID else { throw AccessError.forbidden }
+        let scope = try StoreScope(staff: visit.identity)
         let text = query?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let products: [ProductRecord]
         if text.isEmpty {
-            products = try await StockQueries.list(store: store.rawValue, lowOnly: true, limit: 100, cursor: nil, on: database.client, logger: visit.logger).items
+            products = try await stock.list(in: scope, lowOnly: true, limit: 100, cursor: nil, logger: visit.logger).items
         } else {
-            let search = try ProductSearch(text: text, storeID: store.rawValue, category: nil, limit: 50, cursor: nil)
-            products = try await ProductQueries.search(search, on: database, logger: visit.logger).items
+            let search = try ProductSearch(text: text, storeID: scope.store, category: nil, limit: 50, cursor: nil)
+            products = try await catalogue.search(search, logger: visit.logger).items
         }
         let csrf = ConsolePage.csrfInput(visit.session)
         var rows: [HTML] = []
         for product in products {
-            let ages = try await MinimumAges(database: database).at(store, product: ProductID(product.id), logger: visit.logger)
+            let ages = try await minimumAges.at(scope, product: product.id, logger: visit.logger)
             rows.append(stockRow(product, minimumAge: ages, query: text, csrf: csrf))
         }
         let noticeHTML = notice.map { $0.render(id: "stock-note") } ?? .empty
@@ -126,7 +130,7 @@ extension Console {
     /// One product's row; its age form sets the store's own age, at least the chain's.
     private func stockRow(_ product: ProductRecord, minimumAge ages: ProductMinimumAge, query: String, csrf: HTML) -> HTML {
         let stock = product.stock
-        let base = "/console/stock/\(product.id.uuidString.lowercased())"
+        let base = "/console/stock/\(product.id)"
         let keep: HTML = "\(csrf)<input type=\"hidden\" name=\"q\" value=\"\(query)\">"
         let location = stock?.location
         return """

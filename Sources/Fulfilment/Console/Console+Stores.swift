@@ -8,10 +8,10 @@ extension Console {
     func registerStores(on router: Router<AppRequestContext>) {
         router.get("/console/stores") { request, context in
             try await page(request, context, operation: "createStore") { visit in
-                let stores = Stores(database: database)
+                let stores = api.stores
                 var sections: [HTML] = []
                 for store in try await stores.all(logger: visit.logger) {
-                    let aisles = try await stores.aisles(of: StoreID(store.id), logger: visit.logger)
+                    let aisles = try await stores.aisles(of: store.id, logger: visit.logger)
                     let rows = HTML.join(aisles.map { aisle in
                         "<tr><td>\(aisle.walkOrder)</td><td>\(aisle.code)</td><td>\(aisle.name)</td><td>\(aisle.zone)</td></tr>"
                     })

@@ -137,8 +137,8 @@ struct CatalogueImportTests {
             CSV.Record(line: 5, fields: ["1", "", "3"]),
         ])
         #expect(throws: CSV.SyntaxError.self) { try CSV.parse("a,\"b\nc") }
-        #expect(CatalogueImport.copyText("a\tb\\c\nd") == "a\\tb\\\\c\\nd")
-        #expect(CatalogueImport.copyText(nil) == "\\N")
+        #expect(CatalogueImportQueries.copyText("a\tb\\c\nd") == "a\\tb\\\\c\\nd")
+        #expect(CatalogueImportQueries.copyText(nil) == "\\N")
     }
 }
 
@@ -146,7 +146,7 @@ extension TestApp {
     func importCSV(_ csv: String, store: String) async throws -> CatalogueImport.Summary {
         let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
         return try await withRunning(database) {
-            try await CatalogueImport.run(csv: csv, store: store, database: database, logger: Logger(label: "test"))
+            try await CatalogueImport(database: database).run(csv: csv, store: store, logger: Logger(label: "test"))
         }
     }
 

@@ -1,0 +1,57 @@
+import Logging
+
+/// Setting and reading minimum ages: the chain's (an admin, `AccessPolicy`) and a store's own
+/// (read by its staff, set by its manager: the caller's store is bound into the SQL).
+struct MinimumAges: Sendable {
+    let database: Database
+
+    /// Sets (or clears) the chain's age of `product`.
+    func setChainWide(_ age: Int?, product: ProductID, logger: Logger) async throws -> Int? {
+        let age = try ProductMinimumAge.checked(age)
+        guard try await MinimumAgeQueries.setChainWide(age, product: product, on: database.client, logger: logger) else {
+            throw CatalogueError.productNotFound
+        }
+        return age
+    }
+
+    /// The ages of `product` at the caller's store.
+    func at(_ scope: StoreScope, product: ProductID, logger: Logger) async throws -> ProductMinimumAge {
+        guard let ages = try await MinimumAgeQueries.ages(of: product, at: scope, on: database.client, logger: logger) else {
+            throw CatalogueError.productNotFound
+        }
+        return ages
+    }
+
+    /// Sets (or clears) the caller's store's own age of `product`, never below the chain's. The
+    /// check and the write are one statement, so it holds against the chain's age as that
+    /// statement saw it; a chain age raised later still holds, as the greater one always does.
+    func setForStore(_ age: Int?, product: ProductID, in scope: StoreScope, logger: Logger) async throws -> ProductMinimumAge {
+        let age = try ProductMinimumAge.checked(age)
+        // A store's own age belongs to one store; the chain's admin sets the chain's instead.
+        guard !scope.isChainWide else { throw CatalogueError.storeNotFound }
+        guard let outcome = try await MinimumAgeQueries.setForStore(age, product: product, in: scope, on: database.client, logger: logger)
+        else { throw CatalogueError.productNotFound }
+        _ = try ProductMinimumAge.storeAge(age, chain: outcome.chain)
+        return outcome
+    }
+}
+
+extension MinimumAges {
+    /// The caller's scope for a store route: `AccessMiddleware` has refused a path naming
+    /// another store, so the store in the path is the caller's; anything else is not found.
+    private func scope(for store: StoreID) throws -> StoreScope {
+        let scope = try StoreScope(staff: Identity.required)
+        guard scope.store == store else { throw CatalogueError.storeNotFound }
+        return scope
+    }
+
+    @available(*, deprecated, message: "Take the caller's store: at(StoreScope(staff: identity), product:logger:)")
+    func at(_ store: StoreID, product: ProductID, logger: Logger) async throws -> ProductMinimumAge {
+        try await at(try scope(for: store), product: product, logger: logger)
+    }
+
+    @available(*, deprecated, message: "Take the caller's store: setForStore(_:product:in: StoreScope(staff: identity), logger:)")
+    func setForStore(_ age: Int?, product: ProductID, store: StoreID, logger: Logger) async throws -> ProductMinimumAge {
+        try await setForStore(age, product: product, in: try scope(for: store), logger: logger)
+    }
+}
