@@ -1,73 +1,16 @@
-import Crypto
 import Foundation
 import Logging
 
-/// One numbered SQL file from `sql/`: `NNN_name.sql`.
-public struct Migration: Sendable, Equatable {
-    public var version: Int
-    public var name: String
-    public var sql: String
-
-    /// SHA-256 of the file's bytes, hex. A landed migration must never change.
-    public var checksum: String {
-        SHA256.hash(data: Data(sql.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// Reads every `NNN_name.sql` in `directory`, sorted by number.
-    /// Two files with the same number are an error: the order would be ambiguous.
-    public static func load(from directory: URL) throws -> [Migration] {
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        var migrations: [Migration] = []
-        for file in files where file.hasSuffix(".sql") {
-            let stem = file.dropLast(4)
-            guard let underscore = stem.firstIndex(of: "_"), let version = Int(stem[..<underscore]) else {
-                throw MigrationError.badFileName(file)
-            }
-            let sql = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-            migrations.append(Migration(version: version, name: String(stem), sql: sql))
-        }
-        migrations.sort { $0.version < $1.version }
-        for (a, b) in zip(migrations, migrations.dropFirst()) where a.version == b.version {
-            throw MigrationError.duplicateVersion(a.name, b.name)
-        }
-        return migrations
-    }
-
-    /// The `sql/` folder of this project: `$FULFILMENT_SQL_DIR`, else `./sql`, else the one
-    /// beside the sources this binary was built from.
-    public static var defaultDirectory: URL {
-        if let dir = ProcessInfo.processInfo.environment["FULFILMENT_SQL_DIR"], !dir.isEmpty {
-            return URL(fileURLWithPath: dir)
-        }
-        let local = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("sql")
-        if FileManager.default.fileExists(atPath: local.appendingPathComponent("001_init.sql").path) {
-            return local
-        }
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("sql")
-    }
-}
-
-public enum MigrationError: Error, CustomStringConvertible, Equatable {
-    case badFileName(String)
-    case duplicateVersion(String, String)
-    case checksumMismatch(file: String)
-    case failed(file: String, message: String)
-
-    public var description: String {
-        switch self {
-        case .badFileName(let file): "migration file \(file) must be named NNN_name.sql"
-        case .duplicateVersion(let a, let b): "migrations \(a).sql and \(b).sql share a number"
-        case .checksumMismatch(let file):
-            "migration \(file).sql was changed after it was applied; landed migrations must never be edited (add a new one instead)"
-        case .failed(let file, let message): "migration \(file).sql failed: \(message)"
-        }
-    }
-}
-
-/// Applies pending migrations, each in its own transaction, recorded in `schema_migrations`.
+/// Applies pending numbered migrations, each in its own transaction, recorded in
+/// `schema_migrations`; then the routines that are due, together in one transaction, recorded in
+/// `schema_routines`.
+///
+/// A routine is due when its file changed since it was last applied, or when a numbered migration
+/// has landed since then: a migration may have dropped it (a function whose return type changes
+/// is dropped by a numbered migration and made again by its routine file; `DROP ... CASCADE`
+/// takes triggers and views with it). Routines are applied after every numbered migration, so a
+/// numbered migration can only use functions that exist at its number: one it needs must not be
+/// new in a routine file alone.
 ///
 /// Safe to run from several instances at once: the whole run holds a PostgreSQL advisory
 /// lock, so the second instance waits and then finds nothing to do.
@@ -87,7 +30,8 @@ public struct Migrator: Sendable {
     /// Throws `MigrationError.checksumMismatch` before applying anything if a landed file changed.
     @discardableResult
     public func migrate(logger: Logger) async throws -> [String] {
-        let migrations = self.migrations
+        let numbered = migrations.filter { !$0.isRoutine }
+        let routines = migrations.filter(\.isRoutine)
         let connection = self.connection
         return try await Self.offloaded {
             let db = try LibPQConnection(connection)
@@ -106,13 +50,13 @@ public struct Migrator: Sendable {
             for row in try db.execute("SELECT version, name, checksum FROM schema_migrations") {
                 applied[Int(row[0]!)!] = (row[1]!, row[2]!)
             }
-            for migration in migrations {
+            for migration in numbered {
                 if let landed = applied[migration.version], landed.checksum != migration.checksum {
                     throw MigrationError.checksumMismatch(file: migration.name)
                 }
             }
             var done: [String] = []
-            for migration in migrations where applied[migration.version] == nil {
+            for migration in numbered where applied[migration.version] == nil {
                 do {
                     try db.execute("BEGIN")
                     try db.execute(migration.sql)
@@ -127,11 +71,93 @@ public struct Migrator: Sendable {
                 logger.info("applied migration", metadata: ["migration": "\(migration.name)"])
                 done.append(migration.name)
             }
+            if !routines.isEmpty {
+                let routinesDone = try Self.apply(routines, on: db)
+                if !routinesDone.isEmpty {
+                    logger.info("applied routines", metadata: ["routines": "\(routinesDone.map(\.routineName).joined(separator: ", "))"])
+                }
+                done += routinesDone.map(\.name)
+            }
             return done
         }
     }
 
-    /// The names of the migrations not applied yet (all of them on an empty database).
+    static let routinesTable = """
+        CREATE TABLE IF NOT EXISTS schema_routines (
+            name            text PRIMARY KEY,
+            checksum        text NOT NULL,
+            -- The newest numbered migration when it was applied: a later one may have dropped it.
+            schema_version  integer NOT NULL,
+            applied_at      timestamptz NOT NULL DEFAULT now()
+        );
+        """
+
+    /// Applies the routines that are due in one transaction and returns them; a routine whose
+    /// file is gone loses its record (dropping what it made is a numbered migration's work).
+    ///
+    /// Function bodies are not checked as they are made (`check_function_bodies = off`), so a
+    /// function may call one applied after it. What PostgreSQL checks at once (a view, a trigger's
+    /// function, a `BEGIN ATOMIC` body) is applied in passes: a routine that fails for want of
+    /// another is tried again after the rest; one that fails in a pass where nothing succeeded
+    /// stops the run, rolled back whole, naming its file.
+    private static func apply(_ routines: [Migration], on db: LibPQConnection) throws -> [Migration] {
+        try db.execute(routinesTable)
+        let schema = try db.execute("SELECT coalesce(max(version), 0) FROM schema_migrations")[0][0] ?? "0"
+        var recorded: [String: (checksum: String, schema: String)] = [:]
+        for row in try db.execute("SELECT name, checksum, schema_version FROM schema_routines") {
+            recorded[row[0]!] = (row[1]!, row[2]!)
+        }
+        let due = routines.filter { routine in
+            recorded[routine.routineName].map { $0.checksum != routine.checksum || $0.schema != schema } ?? true
+        }
+        let gone = Set(recorded.keys).subtracting(routines.map(\.routineName)).sorted()
+        guard !due.isEmpty || !gone.isEmpty else { return [] }
+        var current: Migration?
+        do {
+            try db.execute("BEGIN; SET LOCAL check_function_bodies = off")
+            var waiting = due
+            while !waiting.isEmpty {
+                var failed: [(Migration, LibPQConnection.Failure)] = []
+                for routine in waiting {
+                    do {
+                        try db.execute("SAVEPOINT routine")
+                        try db.execute(routine.sql)
+                        try db.execute("RELEASE SAVEPOINT routine")
+                    } catch let failure as LibPQConnection.Failure {
+                        try db.execute("ROLLBACK TO SAVEPOINT routine")
+                        failed.append((routine, failure))
+                    }
+                }
+                if let (routine, failure) = failed.first, failed.count == waiting.count {
+                    current = routine
+                    throw failure
+                }
+                waiting = failed.map(\.0)
+            }
+            for routine in due {
+                current = routine
+                try db.execute(
+                    """
+                    INSERT INTO schema_routines (name, checksum, schema_version) VALUES ($1, $2, $3)
+                    ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum,
+                        schema_version = EXCLUDED.schema_version, applied_at = now()
+                    """,
+                    parameters: [routine.routineName, routine.checksum, schema])
+            }
+            current = nil
+            for name in gone {
+                try db.execute("DELETE FROM schema_routines WHERE name = $1", parameters: [name])
+            }
+            try db.execute("COMMIT")
+        } catch let failure as LibPQConnection.Failure {
+            _ = try? db.execute("ROLLBACK")
+            throw MigrationError.failed(file: current?.name ?? "routines", message: failure.message)
+        }
+        return due
+    }
+
+    /// The names of the migrations not applied yet (all of them on an empty database), then the
+    /// routines whose file is not applied as it stands.
     public func pending() async throws -> [String] {
         let migrations = self.migrations
         let connection = self.connection
@@ -140,7 +166,14 @@ public struct Migrator: Sendable {
             let exists = try db.execute("SELECT to_regclass('schema_migrations') IS NOT NULL")[0][0] == "t"
             guard exists else { return migrations.map(\.name) }
             let applied = Set(try db.execute("SELECT version FROM schema_migrations").compactMap { $0[0].flatMap(Int.init) })
-            return migrations.filter { !applied.contains($0.version) }.map(\.name)
+            let numbered = migrations.filter { !$0.isRoutine && !applied.contains($0.version) }
+            let routines = migrations.filter(\.isRoutine)
+            guard numbered.isEmpty, !routines.isEmpty,
+                try db.execute("SELECT to_regclass('schema_routines') IS NOT NULL")[0][0] == "t"
+            else { return (numbered + routines).map(\.name) }
+            var recorded: [String: String] = [:]
+            for row in try db.execute("SELECT name, checksum FROM schema_routines") { recorded[row[0]!] = row[1]! }
+            return routines.filter { recorded[$0.routineName] != $0.checksum }.map(\.name)
         }
     }
 

@@ -1,0 +1,29 @@
+-- A customer's cart (CartQueries.cart): the cart's store, or else the store they chose for
+-- browsing; then one row per line priced and checked against that store's stock now, or one row
+-- of NULL lines for an empty cart.
+--
+-- PL/pgSQL, so PostgreSQL keeps its plans per connection (issue 15: PostgresNIO sends every
+-- statement unnamed, and planning cost more than running for most of the hot reads).
+CREATE OR REPLACE FUNCTION cart_view(p_customer uuid)
+RETURNS TABLE (store_id uuid, currency text, product_id uuid, name text, price_amount bigint, quantity integer,
+               available integer, discontinued boolean)
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN QUERY
+    WITH store AS (
+        SELECT s.id, s.currency::text AS currency FROM stores s WHERE s.id = cart_store(p_customer)
+    )
+    SELECT store.id, store.currency, l.product_id, l.name, l.price_amount, l.quantity, l.available, l.discontinued
+    FROM (SELECT 1) AS one
+    LEFT JOIN store ON true
+    LEFT JOIN LATERAL (
+        SELECT i.product_id, p.name, p.price_amount, i.quantity, coalesce(st.on_hand - st.reserved, 0) AS available,
+               p.discontinued, i.added_at
+        FROM cart_items i
+        JOIN products p ON p.id = i.product_id
+        LEFT JOIN stock st ON st.store_id = store.id AND st.product_id = i.product_id
+        WHERE i.customer_id = p_customer
+    ) AS l ON true
+    ORDER BY l.added_at, l.product_id;
+END
+$$;

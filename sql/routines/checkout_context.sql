@@ -1,0 +1,24 @@
+-- What checkout needs before it places an order (CheckoutQueries.context): the customer's name,
+-- the cart's store (token number, currency, when a token without a slot expires) and calendar,
+-- and any order this idempotency key already made. One row when the customer exists.
+--
+-- PL/pgSQL, so PostgreSQL keeps its plans per connection (issue 15: PostgresNIO sends every
+-- statement unnamed, and planning cost more than running for most of the hot reads).
+CREATE OR REPLACE FUNCTION checkout_context(p_customer uuid, p_key text)
+RETURNS TABLE (customer_name text, store_id uuid, token_number integer, currency text, window_end bigint,
+               earlier_id uuid, earlier_hash bytea, time_zone text, slot_minutes integer, capacity integer,
+               lead_minutes integer, horizon_days integer, grace_minutes integer, weekdays integer[], opens integer[],
+               closes integer[], closure_days integer[], closure_reasons text[])
+LANGUAGE plpgsql STABLE ROWS 1 AS $$
+BEGIN
+    RETURN QUERY
+    SELECT u.name, ct.store_id, s.token_number, s.currency::text, extract(epoch FROM now() + s.collection_window)::int8,
+           e.id, e.request_hash, k.*
+    FROM users u
+    LEFT JOIN carts ct ON ct.customer_id = u.id
+    LEFT JOIN stores s ON s.id = ct.store_id
+    LEFT JOIN LATERAL store_calendar(ct.store_id) k ON true
+    LEFT JOIN orders e ON e.customer_id = u.id AND e.idempotency_key = p_key
+    WHERE u.id = p_customer;
+END
+$$;

@@ -1,0 +1,31 @@
+-- One order as the service shows it (its row type, the composite type order_view, is made by
+-- migration 017): lines, history and age check as JSON text, so the whole order is one row.
+-- Timestamps inside the JSON are PostgreSQL's microseconds since 2000 (see OrderParts).
+-- `OrderQueries.order` reads this; `collect_order_viewed` returns it after the scan.
+CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LANGUAGE sql STABLE ROWS 1 AS $$
+    SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
+           o.total_amount, o.currency::text, o.created_at, o.packaged_at, o.delivering_at, o.completed_at,
+           o.cancelled_at, o.paid_at, o.collected_at, o.collected_by, t.text, t.expires_at, t.used_at,
+           o.refund_due_amount, o.pickup_slot_start, o.pickup_slot_end, c.time_zone,
+           (SELECT coalesce(json_agg(json_build_object(
+                       'productId', l.product_id, 'name', l.name, 'unitPrice', l.unit_price, 'quantity', l.quantity,
+                       'picked', l.picked_quantity, 'minimumAge', l.minimum_age, 'removed', l.removed_at IS NOT NULL)
+                   ORDER BY l.name, l.product_id), '[]')
+            FROM order_lines l WHERE l.order_id = o.id)::text,
+           (SELECT coalesce(json_agg(json_build_object(
+                       'from', e.from_status, 'to', e.to_status, 'actorId', e.actor_id, 'actorName', a.name,
+                       'reason', e.reason, 'at', ((extract(epoch FROM e.at) - 946684800) * 1000000)::int8)
+                   ORDER BY e.id), '[]')
+            FROM order_events e LEFT JOIN users a ON a.id = e.actor_id WHERE e.order_id = o.id)::text,
+           json_build_object(
+               'required', (SELECT max(l.minimum_age) FROM order_lines l WHERE l.order_id = o.id AND l.removed_at IS NULL),
+               'minimumAge', k.minimum_age, 'method', k.method, 'by', k.confirmed_by, 'byName', ku.name,
+               'at', ((extract(epoch FROM k.confirmed_at) - 946684800) * 1000000)::int8)::text
+    FROM orders o
+    JOIN users u ON u.id = o.customer_id
+    LEFT JOIN pickup_tokens t ON t.order_id = o.id
+    LEFT JOIN store_calendars c ON c.store_id = o.store_id
+    LEFT JOIN id_checks k ON k.order_id = o.id
+    LEFT JOIN users ku ON ku.id = k.confirmed_by
+    WHERE o.id = p_order
+$$;

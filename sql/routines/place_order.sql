@@ -1,0 +1,103 @@
+-- Checkout's writes as one statement (issue 15): the service reads what it needs first
+-- (checkout_context: the cart's store, the calendar), validates the slot and signs the pickup
+-- token, then calls this once. Every lock is taken and released inside this one statement, so no
+-- client round trip ever happens while a stock row is locked.
+--
+-- Lock order, as everywhere: the cart row, the stock rows by product id, the slot counter row
+-- (take_slot_place).
+--
+-- A refusal is raised with SQLSTATE 'FC000', the error code as its message and any details as
+-- JSON in DETAIL; the statement's writes are all undone with it. The service maps it to the
+-- contract's error (Checkout.swift):
+--   cart_empty, cart_changed (the cart's store moved since the service read it: read again),
+--   already_placed (an order with this key exists: answer with it), product_discontinued
+--   {"productId"}, total_too_large, insufficient_stock {"lines": [...]}, slot_full.
+-- The minimum ages it answers with are those at the order's store (minimum_age_at); the lines
+-- record their own (order_lines_minimum_age.trigger.sql).
+CREATE OR REPLACE FUNCTION place_order(
+    p_customer uuid, p_store uuid, p_order uuid, p_method text, p_key text, p_hash bytea,
+    p_slot_start timestamptz, p_slot_end timestamptz, p_slot_capacity integer,
+    p_token_key integer, p_token_text text, p_token_expires timestamptz,
+    OUT number bigint, OUT created_at timestamptz, OUT total bigint,
+    OUT product_ids uuid[], OUT names text[], OUT unit_prices bigint[], OUT quantities integer[], OUT minimum_ages integer[]
+) LANGUAGE plpgsql AS $$
+DECLARE
+    v_store uuid;
+    v_sum numeric;
+    v_discontinued uuid;
+    v_shortages json;
+    v_reserved integer;
+BEGIN
+    -- Two checkouts of one cart (different keys) run one after the other.
+    SELECT c.store_id INTO v_store FROM carts c WHERE c.customer_id = p_customer FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'cart_empty';
+    END IF;
+    IF v_store <> p_store THEN
+        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'cart_changed';
+    END IF;
+    -- Holding the cart lock: a request with the same key that held it first has committed by now.
+    PERFORM 1 FROM orders o WHERE o.customer_id = p_customer AND o.idempotency_key = p_key;
+    IF FOUND THEN
+        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'already_placed';
+    END IF;
+
+    SELECT array_agg(i.product_id ORDER BY i.product_id), array_agg(p.name ORDER BY i.product_id),
+           array_agg(p.price_amount ORDER BY i.product_id), array_agg(i.quantity ORDER BY i.product_id),
+           array_agg(coalesce(minimum_age_at(p_store, i.product_id), 0) ORDER BY i.product_id),  -- 0: none (an answer only; the trigger records the lines' own)
+           (array_agg(i.product_id ORDER BY i.product_id) FILTER (WHERE p.discontinued))[1],
+           sum(p.price_amount::numeric * i.quantity)
+      INTO product_ids, names, unit_prices, quantities, minimum_ages, v_discontinued, v_sum
+      FROM cart_items i JOIN products p ON p.id = i.product_id
+     WHERE i.customer_id = p_customer;
+    IF product_ids IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'cart_empty';
+    END IF;
+    IF v_discontinued IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'product_discontinued',
+            DETAIL = json_build_object('productId', v_discontinued)::text;
+    END IF;
+    IF v_sum >= 9223372036854775807 THEN
+        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'total_too_large';
+    END IF;
+    total := v_sum;
+
+    -- Lock in product-id order, then check every line, so a shortage lists them all.
+    PERFORM 1 FROM stock s WHERE s.store_id = p_store AND s.product_id = ANY (product_ids) ORDER BY s.product_id FOR UPDATE;
+    SELECT json_agg(json_build_object('productId', u.product_id, 'requested', u.quantity,
+                                      'available', coalesce(s.on_hand - s.reserved, 0)) ORDER BY u.product_id)
+      INTO v_shortages
+      FROM unnest(product_ids, quantities) AS u(product_id, quantity)
+      LEFT JOIN stock s ON s.store_id = p_store AND s.product_id = u.product_id
+     WHERE coalesce(s.on_hand - s.reserved, 0) < u.quantity;
+    IF v_shortages IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'insufficient_stock', DETAIL = v_shortages::text;
+    END IF;
+    UPDATE stock SET reserved = stock.reserved + u.quantity, updated_at = now()
+      FROM unnest(product_ids, quantities) AS u(product_id, quantity)
+     WHERE stock.store_id = p_store AND stock.product_id = u.product_id
+       AND stock.on_hand - stock.reserved >= u.quantity;
+    GET DIAGNOSTICS v_reserved = ROW_COUNT;
+    IF v_reserved <> cardinality(product_ids) THEN
+        RAISE EXCEPTION 'place_order: % of % lines reserved while their rows were locked', v_reserved, cardinality(product_ids);
+    END IF;
+
+    IF p_slot_start IS NOT NULL AND NOT take_slot_place(p_store, p_slot_start, p_slot_capacity) THEN
+        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'slot_full';
+    END IF;
+
+    INSERT INTO orders (id, store_id, customer_id, payment_method, total_amount, currency, idempotency_key, request_hash,
+                        pickup_slot_start, pickup_slot_end)
+    SELECT p_order, p_store, p_customer, p_method, total, s.currency, p_key, p_hash, p_slot_start, p_slot_end
+      FROM stores s WHERE s.id = p_store
+    RETURNING orders.number, orders.created_at INTO number, created_at;
+    INSERT INTO order_lines (store_id, order_id, product_id, name, unit_price, quantity)
+    SELECT p_store, p_order, u.product_id, u.name, u.price, u.quantity
+      FROM unnest(product_ids, names, unit_prices, quantities) AS u(product_id, name, price, quantity);
+    INSERT INTO order_events (store_id, order_id, from_status, to_status, actor_id)
+    VALUES (p_store, p_order, NULL, 'pending', p_customer);
+    INSERT INTO pickup_tokens (store_id, order_id, key_id, text, expires_at)
+    VALUES (p_store, p_order, p_token_key, p_token_text, p_token_expires);
+    DELETE FROM cart_items WHERE customer_id = p_customer;
+END
+$$;

@@ -1,0 +1,23 @@
+-- A cart line set and the cart as it then stands, in one statement (issue 15): PUT
+-- /v1/cart/items/{id} was two round trips, set_cart_line and then cart_view; now it is one.
+--
+-- PL/pgSQL, so the read is a new query that sees the line's own write (cart_view is STABLE, and a
+-- STABLE function called beside set_cart_line in the caller's statement would read that
+-- statement's snapshot, from before the write). A NULL customer (a caller the service will
+-- refuse) writes nothing and reads nothing: one row of NULLs after set_cart_line's answer.
+CREATE OR REPLACE FUNCTION set_cart_line_viewed(p_customer uuid, p_product uuid, p_quantity integer)
+RETURNS TABLE (discontinued boolean, written boolean, store_id uuid, currency text, product_id uuid, name text,
+               price_amount bigint, quantity integer, available integer, line_discontinued boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_line record;
+BEGIN
+    SELECT * INTO v_line FROM set_cart_line(p_customer, p_product, p_quantity);
+    IF p_customer IS NULL THEN
+        RETURN QUERY SELECT v_line.discontinued, v_line.written,
+            NULL::uuid, NULL::text, NULL::uuid, NULL::text, NULL::bigint, NULL::integer, NULL::integer, NULL::boolean;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT v_line.discontinued, v_line.written, v.* FROM cart_view(p_customer) v;
+END
+$$;
