@@ -5,7 +5,7 @@ import Synchronization
 /// A bearer token the middleware has not resolved. On the hottest routes
 /// (`AccessPolicy.resolvedInStatement`) resolving it would be a round trip of its own, so the
 /// middleware passes this on instead of an `Identity`, and the handler's first statement
-/// includes `session_caller` (migration 017) and returns the caller's columns first. The
+/// includes `session_caller` (`sql/routines/session_caller.sql`) and returns the caller's columns first. The
 /// handler then admits the caller (``admit(_:)``: the same lifetimes and the same
 /// `AccessPolicy` check as the middleware) before it uses anything else the statement read;
 /// the statement itself reads but writes nothing a caller could be refused.
@@ -132,7 +132,7 @@ extension PostgresQuery.StringInterpolation {
         }
     }
 
-    /// `session_caller(...)` (migration 017) for a token's hash: a FROM item with the caller's
+    /// `session_caller(...)` (`sql/routines/session_caller.sql`) for a token's hash: a FROM item with the caller's
     /// columns, one row when the token names a live or expired session, none otherwise.
     mutating func appendInterpolation(sessionCaller tokenHash: [UInt8], lifetime: SessionLifetime) throws {
         appendInterpolation(unescaped: "session_caller(")

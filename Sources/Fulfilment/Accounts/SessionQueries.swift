@@ -36,7 +36,7 @@ enum SessionQueries {
         return false
     }
 
-    /// Resolves a token to its caller with `session_caller` (migration 017): both lifetimes
+    /// Resolves a token to its caller with `session_caller` (`sql/routines/session_caller.sql`): both lifetimes
     /// enforced with the database's clock, the use recorded at most every `touchSeconds`. The
     /// hottest routes include the same function in their own first statement instead (`Caller`).
     static func lookUp(tokenHash: [UInt8], lifetime: SessionLifetime, on client: PostgresClient, logger: Logger) async throws -> SessionLookup {

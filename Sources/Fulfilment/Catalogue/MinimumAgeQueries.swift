@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 
 /// The SQL of minimum ages: the chain's on `products`, a store's own in `store_minimum_ages`
-/// (migration 022), and `minimum_age_at`, which checkout's lines record.
+/// (migration 022), and `minimum_age_at` (`sql/routines/`), which checkout's lines record.
 enum MinimumAgeQueries {
     /// Sets (or clears) the chain's age; false when no such product exists.
     static func setChainWide(_ age: Int?, product: ProductID, on client: PostgresClient, logger: Logger) async throws -> Bool {

@@ -11,7 +11,7 @@ enum ProductQueries {
     /// Typo-tolerant search, best first, or (empty text) the catalogue by name.
     ///
     /// One statement, planned by PostgreSQL as it sees fit (migration 016 has the tables and
-    /// functions, and why): for each query word, the catalogue words like it (a KNN scan of the
+    /// why, `sql/routines/search_word*.sql` the functions): for each query word, the catalogue words like it (a KNN scan of the
     /// small `search_vocabulary`); the products having one of them for every query word (`&&`
     /// on the GIN index of `product_search`, ANDed in one bitmap); ranked by the sum of each
     /// word's best weight, then id. Only the page's rows are joined to products, stock, aisles
@@ -72,7 +72,7 @@ enum ProductQueries {
         return Page(items: page.map(\.0), nextCursor: next)
     }
 
-    /// The words of a search as `search_words` (migration 016) splits names and brands: lower
+    /// The words of a search as `search_words` (`sql/routines/search_words.sql`) splits names and brands: lower
     /// case, apostrophes dropped, split on anything not a letter or digit, each word once; at
     /// most ``maxSearchWords``.
     static func searchWords(_ text: String) -> [String] {

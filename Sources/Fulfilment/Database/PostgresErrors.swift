@@ -15,7 +15,7 @@ enum SQLState {
     /// The server could not write a file: its filesystem is full (`ENOSPC` on a table, an index
     /// or the WAL). PostgreSQL rolls the statement's transaction back.
     static let diskFull = "53100"
-    /// `place_order` refused the checkout (this service's own code, `sql/014`): the refusal's
+    /// `place_order` refused the checkout (this service's own code, `sql/routines/place_order.sql`): the refusal's
     /// code is the message (`cart_empty`, `insufficient_stock`...), its details JSON in DETAIL.
     /// Nothing was written.
     static let placeOrderRefused = "FC000"

@@ -6,11 +6,11 @@ import Synchronization
 
 /// This instance's ear on the outbox: one connection LISTENing on `fulfilment_events`.
 ///
-/// An event is committed unnumbered and notified as `<store id>` (migration 019); the bus then
+/// An event is committed unnumbered and notified as `<store id>` (`sql/routines/emit_event.sql`); the bus then
 /// asks PostgreSQL to number that store's new events (`number_events`, one numberer per store
 /// at a time across every instance), which notifies `<store id> <sequence>`, waking the live
 /// streams of that store, and `<store id> <sequence> webhooks` when the store has an endpoint to
-/// send to, waking the webhook dispatcher too (migration 021). Numbering after commit is what lets a
+/// send to, waking the webhook dispatcher too (`sql/routines/number_events.sql`). Numbering after commit is what lets a
 /// store's commits run side by side; streams and deliveries read numbered events only.
 ///
 /// The outbox stays the truth: a wake-up only says "read again" (or "number again"), so a lost or
@@ -62,7 +62,7 @@ public final class EventBus: Service, Sendable {
     }
 
     /// A sequence that yields when `session` has ended (logout, a disabled account, a password
-    /// change: migration 025), and when the listening connection comes back, since the notice
+    /// change: `sql/routines/session_ended_notify.sql`), and when the listening connection comes back, since the notice
     /// may have been missed meanwhile; the stream then looks at its session again. It ends when
     /// the service shuts down.
     func watch(session: SessionID) -> AsyncStream<Void> {
@@ -212,14 +212,14 @@ public final class EventBus: Service, Sendable {
 }
 
 extension EventBus {
-    /// What a notification on the channel says (migrations 019 and 021).
+    /// What a notification on the channel says (`emit_event` and `number_events`, in `sql/routines/`).
     enum Notice: Equatable {
         /// `<store id>`: events of the store committed, not yet numbered.
         case written(StoreID)
         /// `<store id> <last>`, and `<store id> <last> webhooks` when the store (or the chain) has
         /// an enabled endpoint, so the dispatcher has something to send.
         case numbered(StoreID, webhooks: Bool)
-        /// `session <session id>`: the session ended (migration 025); its streams end.
+        /// `session <session id>`: the session ended (`session_ended_notify`); its streams end.
         case sessionEnded(SessionID)
         case unreadable
 

@@ -59,7 +59,7 @@ enum EventQueries {
     }
 
     /// Numbers the committed, unnumbered events of `stores` (and, with `andLeftovers`, of every
-    /// store that has any) with `number_events` (migration 019), in one statement.
+    /// store that has any) with `number_events` (`sql/routines/number_events.sql`), in one statement.
     static func number(stores: [UUID], andLeftovers: Bool, on client: PostgresClient, logger: Logger) async throws {
         guard !stores.isEmpty || andLeftovers else { return }
         try await client.run(

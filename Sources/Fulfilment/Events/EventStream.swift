@@ -11,7 +11,7 @@ import Synchronization
 /// that opened it ends (logout, a disabled account, a password change, expiry: issue 24).
 ///
 /// A stream is its session's (`StreamLease`): a session has at most `perSession` open across
-/// every instance, counted in the database (migration 025). It ends at once when its session is
+/// every instance, counted in the database (`sql/routines/open_event_stream.sql`). It ends at once when its session is
 /// ended (a notice through the `EventBus`), and looks at the session again when it would expire
 /// and with every heartbeat, so no notice missed can keep it open past its session.
 struct EventStream: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The SQL of live event streams' claims on their sessions (migration 025).
+/// The SQL of live event streams' claims on their sessions (`open_event_stream` and `renew_event_stream` in `sql/routines/`).
 enum EventStreamQueries {
     /// Opens stream `id` for `session` unless it has `cap` open; the session's deadline, and
     /// whether it opened (nil deadline: the session is not live).

@@ -10,7 +10,7 @@ enum CartQueries {
 
     static func cart(customer: UserID, on connection: some SQLRunner, logger: Logger) async throws -> Cart {
         // The cart's store, or else the store the customer chose for browsing; then one row per
-        // line (or one row of NULL lines for an empty cart): `cart_view`, migration 018.
+        // line (or one row of NULL lines for an empty cart): `sql/routines/cart_view.sql`.
         let rows = try await connection.run("SELECT v.* FROM cart_view(\(customer.rawValue)) v", logger: logger)
         return try cart(viewRows: rows.collect().map { $0.makeRandomAccess() }, from: 0)
     }
@@ -35,10 +35,10 @@ enum CartQueries {
     static func setQuantity(
         caller: Caller, product: ProductID, quantity: Int, on database: Database, logger: Logger
     ) async throws -> Cart {
-        // `set_cart_line` (migration 018) makes or touches the cart row at the chosen store and
+        // `set_cart_line` (`sql/routines/set_cart_line.sql`) makes or touches the cart row at the chosen store and
         // writes the line, only for a product that exists and is on sale, and only for a caller
         // this statement will admit; the answer says which held. `set_cart_line_viewed`
-        // (migration 020) adds the cart, one line a row, read after the write.
+        // (`sql/routines/set_cart_line_viewed.sql`) adds the cart, one line a row, read after the write.
         let rows = try await database.retryingConflicts(logger: logger) {
             try await database.client.run(
                 """

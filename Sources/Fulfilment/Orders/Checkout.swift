@@ -6,7 +6,7 @@ import QRReceipt
 
 /// Turns a customer's cart into an order: reserve stock for every line, create the order, its
 /// lines and first history entry, issue the pickup token, empty the cart. All of it is one
-/// statement, `place_order` (migration 014), after one read with no locks; any failure
+/// statement, `place_order` (`sql/routines/place_order.sql`), after one read with no locks; any failure
 /// leaves nothing behind.
 ///
 /// Never oversells: the stock rows are locked in product-id order (the one order every

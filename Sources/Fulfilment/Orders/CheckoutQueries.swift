@@ -3,11 +3,11 @@ import Logging
 import PostgresNIO
 import QRReceipt
 
-/// Checkout's two statements: one read with no locks, then `place_order` (migration 014), which
+/// Checkout's two statements: one read with no locks, then `place_order` (`sql/routines/place_order.sql`), which
 /// takes and releases every lock inside itself.
 enum CheckoutQueries {
     /// The caller (admitted here, before anything else this read is used) and their context
-    /// (`checkout_context`, migration 018), in one statement: a presented token is resolved by
+    /// (`sql/routines/checkout_context.sql`), in one statement: a presented token is resolved by
     /// the same statement (`Caller`).
     static func context(caller: Caller, key: String, on client: PostgresClient, logger: Logger) async throws -> (Identity, Checkout.Context) {
         let rows = try await client.run(

@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 
 /// The desk scan's two statements (`Collections`): the caller with the order a token names,
-/// then `collect_order_viewed` (migration 017), which decides and writes under its locks.
+/// then `collect_order_viewed` (`sql/routines/collect_order_viewed.sql`), which decides and writes under its locks.
 enum CollectionQueries {
     /// The caller (admitted here, before anything this read is used for) and the order `id`
     /// names, in one statement; the order is nil when there is none (or no id: a token that

@@ -43,7 +43,7 @@ struct Collections: Sendable {
     /// holding age-restricted goods is refused without it (`IDCheckError.required`).
     ///
     /// Two statements: the caller and the order as it stands (a refusal ends here, having
-    /// written nothing), then `collect_order_viewed` (migration 017), which decides and writes
+    /// written nothing), then `collect_order_viewed` (`sql/routines/collect_order_viewed.sql`), which decides and writes
     /// under its locks (`collect_order`) and returns the order as it then stands, for the
     /// answer or to explain a refusal. Returns the admitted staff member with the order.
     func collect(

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An order's lines, history and age check as `order_view` (migration 017) returns them (JSON
+/// An order's lines, history and age check as `order_view` (`sql/routines/order_view.sql`) returns them (JSON
 /// columns, so the whole order is one row), decoded into the domain types.
 ///
 /// Timestamps travel as whole microseconds since 2000-01-01 UTC, PostgreSQL's own resolution,

@@ -11,7 +11,7 @@ enum CalendarQueries {
         return nil
     }
 
-    /// The calendar in the 11 columns of `store_calendar` (migration 018: its settings, then its
+    /// The calendar in the 11 columns of `store_calendar` (`sql/routines/store_calendar.sql`: its settings, then its
     /// opening ranges and closures as arrays) starting at column `first`; nil when the store has
     /// none. Checkout's context reads the same columns in its one statement.
     static func calendar(in row: PostgresRandomAccessRow, from first: Int) throws -> StoreCalendar? {

@@ -10,7 +10,7 @@ import PostgresNIO
 /// cancellation and moving an order all follow it, so none of them deadlock with another.
 enum SlotBookingQueries {
     /// Takes one place in the slot starting at `start`, unless `capacity` places are taken
-    /// already (`take_slot_place`, migration 014, which checkout's statement uses too): racing
+    /// already (`sql/routines/take_slot_place.sql`, which checkout's statement uses too): racing
     /// bookings on any number of instances never overbook. False when full.
     static func take(store: StoreID, start: Date, capacity: Int, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         let rows = try await connection.run(

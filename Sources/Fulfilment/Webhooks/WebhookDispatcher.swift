@@ -8,7 +8,7 @@ import Synchronization
 /// Sends due deliveries: claim what there is room for (committed), send each on its own, record
 /// each outcome in a transaction of its own. At least once, never the same attempt by two
 /// instances at once (see `WebhookDeliveryQueries.claim`), and never more than
-/// `settings.perEndpoint` attempts in flight to one endpoint over all instances (migration 026).
+/// `settings.perEndpoint` attempts in flight to one endpoint over all instances (`sql/routines/claim_webhook_deliveries.sql`).
 struct WebhookDispatcher: Sendable {
     let database: Database
     let settings: WebhookDispatchSettings

@@ -2,7 +2,7 @@ import Foundation
 
 /// What an endpoint's fields must be, checked before any SQL (the table checks the URL again).
 enum WebhookRules {
-    /// Every type `emit_event` writes (`sql/013_events.sql`); the contract's `WebhookEventType`.
+    /// Every type the outbox triggers write (`sql/routines/*_outbox.sql`); the contract's `WebhookEventType`.
     static let eventTypes = [
         "order.placed", "order.ready_for_pickup", "order.at_collection_point", "order.collected", "order.cancelled",
         "payment.succeeded", "stock.low", "favourite.back_in_stock",
