@@ -1,9 +1,9 @@
-// pick-bench: how long building and printing a pick walk takes for big batches.
+// pick-bench: how long building and printing a pick list's route takes for big pick lists.
 // Prints medians; asserts nothing. Run with `swift run -c release pick-bench`.
 import Foundation
 import PickList
 
-/// Deterministic pseudo-random numbers, so every run benchmarks the same batch.
+/// Deterministic pseudo-random numbers, so every run benchmarks the same pick list.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
@@ -30,14 +30,14 @@ func storeMap(products: Int, random: inout SplitMix64) -> [ProductID: ShelfLocat
     return locations
 }
 
-func orderLines(orders: Int, linesPerOrder: Int, products: Int, random: inout SplitMix64) -> [OrderLine] {
-    var lines: [OrderLine] = []
+func orderLines(orders: Int, linesPerOrder: Int, products: Int, random: inout SplitMix64) -> [PickLine] {
+    var lines: [PickLine] = []
     lines.reserveCapacity(orders * linesPerOrder)
     for order in 0..<orders {
         for _ in 0..<linesPerOrder {
             let product = Int.random(in: 0..<products, using: &random)
             lines.append(
-                OrderLine(
+                PickLine(
                     orderID: OrderID("order-\(order)"), orderNumber: "\(10_000 + order)",
                     productID: ProductID("product-\(product)"), productName: "Product \(product) Everyday Value Pack",
                     sku: "SKU-\(product)", barcode: "\(5_000_000_000_000 + product)",
@@ -65,7 +65,7 @@ func medianMilliseconds<T>(runs: Int, _ body: () throws -> T) rethrows -> (Doubl
 func format(_ ms: Double) -> String { String(format: "%8.2f ms", ms) }
 
 let header = PickSheetHeader(
-    storeName: "Bench Store", batchID: "bench", createdAt: Date(timeIntervalSince1970: 1_763_829_300))
+    storeName: "Bench Store", pickListID: "bench", createdAt: Date(timeIntervalSince1970: 1_763_829_300))
 var random = SplitMix64(state: 2025)
 let products = 10_000
 let locations = storeMap(products: products, random: &random)
@@ -73,14 +73,14 @@ print("pick-bench: \(products) products, \(locations.count) located; medians")
 
 for (orders, runs) in [(1_000, 21), (10_000, 7)] {
     let lines = orderLines(orders: orders, linesPerOrder: 10, products: products, random: &random)
-    let (build, walk) = try medianMilliseconds(runs: runs) { try PickWalk(lines: lines, locations: locations) }
-    let (text80, sheet80) = medianMilliseconds(runs: runs) { walk.textSheet(header: header, width: .wide80) }
-    let (text42, _) = medianMilliseconds(runs: runs) { walk.textSheet(header: header, width: .receipt42) }
-    let (html, page) = medianMilliseconds(runs: runs) { walk.htmlSheet(header: header) }
+    let (build, route) = try medianMilliseconds(runs: runs) { try PickRoute(lines: lines, locations: locations) }
+    let (text80, sheet80) = medianMilliseconds(runs: runs) { route.textSheet(header: header, width: .wide80) }
+    let (text42, _) = medianMilliseconds(runs: runs) { route.textSheet(header: header, width: .receipt42) }
+    let (html, page) = medianMilliseconds(runs: runs) { route.htmlSheet(header: header) }
     print(
-        "\(orders) orders × 10 lines (\(lines.count) lines → \(walk.stops.count) stops, \(walk.unlocated.count) unlocated), \(runs) runs:"
+        "\(orders) orders × 10 lines (\(lines.count) lines → \(route.stops.count) stops, \(route.unlocated.count) unlocated), \(runs) runs:"
     )
-    print("  build walk   \(format(build))\(orders == 1_000 ? "   (goal < 50 ms)" : "")")
+    print("  build route  \(format(build))\(orders == 1_000 ? "   (goal < 50 ms)" : "")")
     print("  text 80 col  \(format(text80))   (\(sheet80.utf8.count / 1024) KiB)")
     print("  text 42 col  \(format(text42))")
     print("  HTML         \(format(html))   (\(page.utf8.count / 1024) KiB)")

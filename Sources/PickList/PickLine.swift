@@ -1,10 +1,10 @@
-/// One line of one order: what a picker must put in that order's tote.
+/// One line of one order on a pick list: what a picker must put in that order's tote.
 ///
-/// Lines are the walk's input. Several lines may name the same product (in one order or
-/// across orders); the walk consolidates them into one stop. The product details (`productName`,
-/// `sku`, `barcode`) should agree across lines of the same product; if they don't, the walk
+/// Lines are the route's input. Several lines may name the same product (in one order or
+/// across orders); the route consolidates them into one stop. The product details (`productName`,
+/// `sku`, `barcode`) should agree across lines of the same product; if they don't, the route
 /// deterministically keeps the smallest (by name, then SKU, then barcode), whatever the input order.
-public struct OrderLine: Hashable, Sendable {
+public struct PickLine: Hashable, Sendable {
     public var orderID: OrderID
     /// The number staff and customers see, e.g. "1042". Totes are labelled in order-number order
     /// (numerically when the numbers are digits), so it must be the same on every line of an order.
@@ -14,7 +14,7 @@ public struct OrderLine: Hashable, Sendable {
     public var sku: String
     /// The code printed on the product, if it has one; used to confirm a pick by scanning.
     public var barcode: String?
-    /// Units to pick; must be at least 1 (the walk rejects anything else).
+    /// Units to pick; must be at least 1 (the route rejects anything else).
     public var quantity: Int
 
     public init(

@@ -1,14 +1,14 @@
-extension PickWalk {
-    /// Builds the walk for a batch: assigns totes, consolidates lines per product and orders
-    /// the stops (see ``PickWalk`` for the order).
+extension PickRoute {
+    /// Builds the route for a pick list: assigns totes, consolidates lines per product and orders
+    /// the stops (see ``PickRoute`` for the order).
     ///
     /// - Parameters:
-    ///   - lines: every line of every order in the batch, in any order.
+    ///   - lines: every line of every order on the pick list, in any order.
     ///   - locations: where each product lives; a product missing here becomes an unlocated stop.
     ///     Entries for products no line asks for are ignored.
-    /// - Throws: ``PickListError/nonPositiveQuantity(orderID:productID:quantity:)`` for a line
+    /// - Throws: ``PickRouteError/nonPositiveQuantity(orderID:productID:quantity:)`` for a line
     ///   with a quantity below 1.
-    public init(lines: [OrderLine], locations: [ProductID: ShelfLocation]) throws(PickListError) {
+    public init(lines: [PickLine], locations: [ProductID: ShelfLocation]) throws(PickRouteError) {
         let totes = try Self.assignTotes(lines)
         var toteIndex: [OrderID: Int] = [:]
         toteIndex.reserveCapacity(totes.count)
@@ -52,7 +52,7 @@ extension PickWalk {
     }
 
     /// One tote per distinct order, labelled in order-number order (order id breaks ties).
-    private static func assignTotes(_ lines: [OrderLine]) throws(PickListError) -> [Tote] {
+    private static func assignTotes(_ lines: [PickLine]) throws(PickRouteError) -> [Tote] {
         var numbers: [OrderID: String] = [:]
         for line in lines {
             guard line.quantity > 0 else {
@@ -76,7 +76,7 @@ extension PickWalk {
     }
 
     /// Groups lines by product; each product's per-order quantities are summed and kept in tote order.
-    private static func consolidate(_ lines: [OrderLine], toteIndex: [OrderID: Int]) -> [ProductID: ProductDraft] {
+    private static func consolidate(_ lines: [PickLine], toteIndex: [OrderID: Int]) -> [ProductID: ProductDraft] {
         var products: [ProductID: ProductDraft] = [:]
         products.reserveCapacity(lines.count)
         for line in lines {
@@ -136,7 +136,7 @@ private struct ProductDetails {
     }
 }
 
-/// A consolidated product before it has a place in the walk.
+/// A consolidated product before it has a place on the route.
 private struct ProductDraft {
     let productID: ProductID
     var details: ProductDetails

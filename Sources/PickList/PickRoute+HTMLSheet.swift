@@ -1,8 +1,8 @@
-extension PickWalk {
+extension PickRoute {
     /// The sheet as a self-contained, print-ready HTML document (A4).
     ///
     /// One heading per zone and per aisle, a checkbox per stop, the tote legend, and the
-    /// header's store, batch and date. Every stop is `break-inside: avoid` and headings stay
+    /// header's store, pick list and date. Every stop is `break-inside: avoid` and headings stay
     /// with the stop after them, so a page break never splits a stop. All caller text is escaped.
     public func htmlSheet(header: PickSheetHeader) -> String {
         let e = HTMLEscaping.escape
@@ -15,13 +15,13 @@ extension PickWalk {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Pick list \(e(header.batchID)) — \(e(header.storeName))</title>
+            <title>Pick list \(e(header.pickListID)) — \(e(header.storeName))</title>
             <style>\(Self.printCSS)</style>
             </head>
             <body>
             <header class="sheet-header">
             <h1>Pick list <span class="store">\(e(header.storeName))</span></h1>
-            <p class="meta">Batch <strong class="batch">\(e(header.batchID))</strong> · \
+            <p class="meta">Batch <strong class="batch">\(e(header.pickListID))</strong> · \
             <time datetime="\(e(header.createdMachineText))">\(e(header.createdText))</time> · \
             \(Self.counted(totes.count, "order")) · \(Self.counted(stopCount, "stop")) · \
             \(Self.counted(itemCount, "item"))</p>

@@ -1,6 +1,6 @@
-/// Why a walk could not be built from the given lines.
-public enum PickListError: Error, Hashable, Sendable {
-    /// A line asked for zero or fewer units. The walk refuses rather than guess whether the line
+/// Why a route could not be built from the given lines.
+public enum PickRouteError: Error, Hashable, Sendable {
+    /// A line asked for zero or fewer units. The route refuses rather than guess whether the line
     /// should be dropped; the first such line found is reported.
     case nonPositiveQuantity(orderID: OrderID, productID: ProductID, quantity: Int)
 }

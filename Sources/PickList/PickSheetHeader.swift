@@ -1,9 +1,11 @@
 import Foundation
 
-/// What the caller knows about the batch that the walk doesn't: printed at the top of every sheet.
+/// What the caller knows about the pick list that the route doesn't: printed at the top of every sheet.
 public struct PickSheetHeader: Hashable, Sendable {
     public var storeName: String
-    public var batchID: String
+    /// The pick list's id, printed after the word "Batch" as sheets always have (a renamed
+    /// type is no reason to change what staff read on paper).
+    public var pickListID: String
     public var createdAt: Date
     /// The store's time zone; the date is printed in it, so the sheet doesn't depend on the
     /// server's zone.
@@ -14,13 +16,13 @@ public struct PickSheetHeader: Hashable, Sendable {
 
     public init(
         storeName: String,
-        batchID: String,
+        pickListID: String,
         createdAt: Date,
         timeZone: TimeZone = TimeZone(identifier: "UTC")!,
         slots: [OrderID: String] = [:]
     ) {
         self.storeName = storeName
-        self.batchID = batchID
+        self.pickListID = pickListID
         self.createdAt = createdAt
         self.timeZone = timeZone
         self.slots = slots

@@ -1,45 +1,3 @@
-/// What a picker scanned or keyed in to say which product they have in hand.
-public enum ScannedCode: Hashable, Sendable {
-    case barcode(String)
-    case productID(ProductID)
-}
-
-/// Why a pick was refused. ``code`` is the stable machine-readable name for API errors.
-public enum PickRejection: Error, Hashable, Sendable {
-    /// The item in hand is not this stop's product: the most common picking mistake.
-    case wrongProduct(expected: ProductID, scanned: ScannedCode)
-    /// The order has nothing to pick at this stop.
-    case orderNotOnStop(OrderID)
-    /// A pick must be at least one unit.
-    case nonPositiveQuantity(Int)
-    /// Picking this many would put more in the tote than the order asked for.
-    case overPick(ordered: Int, alreadyPicked: Int, requested: Int)
-
-    public var code: String {
-        switch self {
-        case .wrongProduct: "wrong_product"
-        case .orderNotOnStop: "order_not_on_stop"
-        case .nonPositiveQuantity: "invalid_quantity"
-        case .overPick: "over_pick"
-        }
-    }
-}
-
-/// How far one order's share of a stop has been picked.
-public struct PickProgress: Hashable, Sendable {
-    public let ordered: Int
-    public let picked: Int
-
-    public init(ordered: Int, picked: Int) {
-        self.ordered = ordered
-        self.picked = picked
-    }
-
-    /// Units still to pick; if the stop is closed with some left, the line was picked short.
-    public var remaining: Int { ordered - picked }
-    public var isComplete: Bool { picked >= ordered }
-}
-
 extension PickStop {
     /// Whether `code` identifies this stop's product.
     ///
@@ -90,17 +48,5 @@ extension PickStop {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return text }
         let significant = text.drop { $0 == "0" }
         return significant.isEmpty ? "0" : significant
-    }
-}
-
-extension PickWalk {
-    /// The stop whose product `code` identifies, or `nil` if nothing in the batch matches.
-    ///
-    /// Use it to find where a scanned item belongs; then ``PickStop/confirmPick(_:quantity:for:alreadyPicked:)``.
-    public func stop(matching code: ScannedCode) -> PickStop? {
-        for section in sections {
-            if let stop = section.stops.first(where: { $0.identifies(code) }) { return stop }
-        }
-        return unlocated.first { $0.identifies(code) }
     }
 }

@@ -1,6 +1,6 @@
-/// One product to pick, for every order in the batch that wants it.
+/// One product to pick, for every order on the pick list that wants it.
 public struct PickStop: Hashable, Sendable, Identifiable {
-    /// 1-based position in the whole walk (located stops first, then unlocated ones); printed
+    /// 1-based position along the whole route (located stops first, then unlocated ones); printed
     /// on the sheet so a picker can say "stop 17".
     public let sequence: Int
     public let productID: ProductID
@@ -14,7 +14,7 @@ public struct PickStop: Hashable, Sendable, Identifiable {
     /// Total units to take from the shelf: the sum of `allocations`.
     public let quantity: Int
 
-    /// A stop is identified by its product: a walk has exactly one stop per product.
+    /// A stop is identified by its product: a route has exactly one stop per product.
     public var id: ProductID { productID }
 
     init(
@@ -34,17 +34,5 @@ public struct PickStop: Hashable, Sendable, Identifiable {
         self.location = location
         self.allocations = allocations
         self.quantity = allocations.reduce(0) { $0 + $1.quantity }
-    }
-}
-
-/// The part of a stop's quantity that belongs to one order.
-public struct ToteAllocation: Hashable, Sendable {
-    public let tote: Tote
-    /// Units for this order: all of the order's lines for the product, added together.
-    public let quantity: Int
-
-    init(tote: Tote, quantity: Int) {
-        self.tote = tote
-        self.quantity = quantity
     }
 }

@@ -1,7 +1,7 @@
-/// The tote (crate) one order's goods go into during a batched walk.
+/// The tote (crate) one order's goods go into while its pick list is picked.
 public struct Tote: Hashable, Sendable {
-    /// "A", "B", ... "Z", "AA", "AB", ...: the n-th order of the batch by order number gets the
-    /// n-th label, so the same batch always gets the same labels.
+    /// "A", "B", ... "Z", "AA", "AB", ...: the n-th order of the pick list by order number gets the
+    /// n-th label, so the same pick list always gets the same labels.
     public let label: String
     public let orderID: OrderID
     public let orderNumber: String

@@ -5,7 +5,7 @@ import Testing
 struct ConsolidationTests {
     @Test("the same product in two orders is one stop, with each order's share and tote")
     func consolidatesAcrossOrders() throws {
-        let walk = try PickWalk(
+        let route = try PickRoute(
             lines: [
                 line("1043", "mozzarella", 4, name: "Mozzarella"),
                 line("1042", "mozzarella", 2, name: "Mozzarella"),
@@ -15,23 +15,23 @@ struct ConsolidationTests {
                 "mozzarella": Store.at(Store.dairy, .chilled, bay: 2), "milk": Store.at(Store.dairy, .chilled, bay: 1),
             ])
 
-        let mozzarella = try #require(walk.stop(for: "mozzarella"))
-        #expect(walk.stops.count == 2)
+        let mozzarella = try #require(route.stop(for: "mozzarella"))
+        #expect(route.stops.count == 2)
         #expect(mozzarella.quantity == 6)
         #expect(
             mozzarella.allocations.map { "#\($0.tote.orderNumber) ×\($0.quantity) (tote \($0.tote.label))" }
                 == ["#1042 ×2 (tote A)", "#1043 ×4 (tote B)"])
         #expect(
-            walk.textSheet(header: Store.header, width: .wide80)
+            route.textSheet(header: Store.header, width: .wide80)
                 .contains("Mozzarella ×6 — #1042 ×2 (tote A), #1043 ×4 (tote B)"))
     }
 
     @Test("two lines of one order for the same product add up in that order's tote")
     func sumsWithinAnOrder() throws {
-        let walk = try PickWalk(
+        let route = try PickRoute(
             lines: [line("1042", "eggs", 1), line("1042", "eggs", 2), line("1043", "eggs", 1)],
             locations: ["eggs": Store.at(Store.dairy, .chilled, bay: 3)])
-        let eggs = try #require(walk.stop(for: "eggs"))
+        let eggs = try #require(route.stop(for: "eggs"))
         #expect(eggs.allocations.map(\.quantity) == [3, 1])
         #expect(eggs.quantity == 4)
         #expect(eggs.quantity(for: "order-1042") == 3)
@@ -39,11 +39,11 @@ struct ConsolidationTests {
 
     @Test("totes are labelled in order-number order, comparing numbers as numbers")
     func toteLabelsFollowOrderNumbers() throws {
-        let walk = try PickWalk(
+        let route = try PickRoute(
             lines: [line("1042", "milk", 1), line("999", "milk", 1), line("1000", "milk", 1)], locations: [:])
-        #expect(walk.totes.map { "\($0.label)=#\($0.orderNumber)" } == ["A=#999", "B=#1000", "C=#1042"])
-        #expect(walk.tote(for: "order-1042")?.label == "C")
-        #expect(walk.tote(for: "order-7") == nil)
+        #expect(route.totes.map { "\($0.label)=#\($0.orderNumber)" } == ["A=#999", "B=#1000", "C=#1042"])
+        #expect(route.tote(for: "order-1042")?.label == "C")
+        #expect(route.tote(for: "order-7") == nil)
     }
 
     @Test("after Z the labels go on AA, AB, ... like spreadsheet columns")
@@ -51,24 +51,24 @@ struct ConsolidationTests {
         #expect(
             [0, 1, 25, 26, 27, 51, 52, 701, 702].map(Tote.label(forIndex:))
                 == ["A", "B", "Z", "AA", "AB", "AZ", "BA", "ZZ", "AAA"])
-        let walk = try PickWalk(lines: (1...30).map { line("\($0)", "milk", 1) }, locations: [:])
-        #expect(walk.totes.map(\.label).suffix(4) == ["AA", "AB", "AC", "AD"])
-        #expect(walk.totes[26].orderNumber == "27")
+        let route = try PickRoute(lines: (1...30).map { line("\($0)", "milk", 1) }, locations: [:])
+        #expect(route.totes.map(\.label).suffix(4) == ["AA", "AB", "AC", "AD"])
+        #expect(route.totes[26].orderNumber == "27")
     }
 
-    @Test("a batch's item count is every unit of every line")
+    @Test("a pick list's item count is every unit of every line")
     func itemCount() throws {
-        let batch = busyBatch(orders: 40)
-        let walk = try PickWalk(lines: batch.lines, locations: batch.locations)
-        #expect(walk.itemCount == batch.lines.reduce(0) { $0 + $1.quantity })
-        #expect(Set(walk.stops.map(\.productID)) == Set(batch.lines.map(\.productID)))
-        #expect(walk.totes.count == 40)
+        let pickList = busyPickList(orders: 40)
+        let route = try PickRoute(lines: pickList.lines, locations: pickList.locations)
+        #expect(route.itemCount == pickList.lines.reduce(0) { $0 + $1.quantity })
+        #expect(Set(route.stops.map(\.productID)) == Set(pickList.lines.map(\.productID)))
+        #expect(route.totes.count == 40)
     }
 
     @Test("a line for zero units is refused rather than silently dropped")
     func zeroQuantityRefused() {
-        #expect(throws: PickListError.nonPositiveQuantity(orderID: "order-1042", productID: "milk", quantity: 0)) {
-            try PickWalk(lines: [line("1042", "bread", 1), line("1042", "milk", 0)], locations: [:])
+        #expect(throws: PickRouteError.nonPositiveQuantity(orderID: "order-1042", productID: "milk", quantity: 0)) {
+            try PickRoute(lines: [line("1042", "bread", 1), line("1042", "milk", 0)], locations: [:])
         }
     }
 }

@@ -14,7 +14,7 @@ enum Store {
     }
 
     static let header = PickSheetHeader(
-        storeName: "Corner Store Deli", batchID: "B-0007",
+        storeName: "Corner Store Deli", pickListID: "B-0007",
         createdAt: Date(timeIntervalSince1970: 1_763_829_300))  // 2025-11-22 16:35 UTC
 }
 
@@ -22,19 +22,19 @@ enum Store {
 func line(
     _ number: String, _ product: String, _ quantity: Int, name: String? = nil, barcode: String? = nil,
     orderID: String? = nil
-) -> OrderLine {
-    OrderLine(
+) -> PickLine {
+    PickLine(
         orderID: OrderID(orderID ?? "order-\(number)"), orderNumber: number, productID: ProductID(product),
         productName: name ?? product.capitalized, sku: "SKU-\(product.uppercased())", barcode: barcode,
         quantity: quantity)
 }
 
-/// The bays of each section's stops, in walk order.
-func bays(_ walk: PickWalk) -> [[Int]] {
-    walk.sections.map { $0.stops.map { $0.location!.bay } }
+/// The bays of each section's stops, in route order.
+func bays(_ route: PickRoute) -> [[Int]] {
+    route.sections.map { $0.stops.map { $0.location!.bay } }
 }
 
-/// A deterministic pseudo-random generator, so "random" batches are the same on every run.
+/// A deterministic pseudo-random generator, so "random" pick lists are the same on every run.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
@@ -47,9 +47,9 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// A busy batch: `orders` orders of a few lines each over a store of every zone, some products
+/// A busy pick list: `orders` orders of a few lines each over a store of every zone, some products
 /// unlocated, some shared between orders, with names that need escaping and wrapping.
-func busyBatch(orders: Int, seed: UInt64 = 42) -> (lines: [OrderLine], locations: [ProductID: ShelfLocation]) {
+func busyPickList(orders: Int, seed: UInt64 = 42) -> (lines: [PickLine], locations: [ProductID: ShelfLocation]) {
     var random = SplitMix64(seed: seed)
     let aisles = [Store.bakery, Store.tins, Store.cereal, Store.dairy, Store.freezers]
     let zones: [TemperatureZone] = [.ambient, .ambient, .ambient, .chilled, .frozen]
@@ -68,7 +68,7 @@ func busyBatch(orders: Int, seed: UInt64 = 42) -> (lines: [OrderLine], locations
                 shelf: ["1", "2", "10", "B"].randomElement(using: &random)!)
         }
     }
-    var lines: [OrderLine] = []
+    var lines: [PickLine] = []
     for order in 0..<orders {
         for _ in 0..<Int.random(in: 1...6, using: &random) {
             let product = products.randomElement(using: &random)!

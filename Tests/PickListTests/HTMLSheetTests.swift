@@ -3,17 +3,17 @@ import Testing
 
 @Suite("The HTML sheet is print-ready A4 and escapes everything it prints")
 struct HTMLSheetTests {
-    @Test("names, order numbers, store and batch are escaped, so a product can't inject markup")
+    @Test("names, order numbers, store and pick list id are escaped, so a product can't inject markup")
     func escapesText() throws {
-        let walk = try PickWalk(
+        let route = try PickRoute(
             lines: [line("<b>1042</b>", "evil", 1, name: #"<script>alert("x")</script> Fish & 'Chips'"#)],
             locations: [
                 "evil": Store.at(Aisle(code: "<1>", name: "Tins & Jars", walkOrder: 1), bay: 1, shelf: "\"top\"")
             ])
         var header = Store.header
         header.storeName = "Bob's <Deli> & Co"
-        header.batchID = "\"><img src=x onerror=alert(1)>"
-        let html = walk.htmlSheet(header: header)
+        header.pickListID = "\"><img src=x onerror=alert(1)>"
+        let html = route.htmlSheet(header: header)
 
         #expect(!html.contains("<script>"))
         #expect(!html.contains("<img"))
@@ -28,23 +28,23 @@ struct HTMLSheetTests {
 
     @Test("a NUL or escape character in a name becomes a replacement character, not broken HTML")
     func forbiddenCharacters() throws {
-        let walk = try PickWalk(lines: [line("1042", "milk", 1, name: "Milk\u{0}\u{1B}Free")], locations: [:])
-        let html = walk.htmlSheet(header: Store.header)
+        let route = try PickRoute(lines: [line("1042", "milk", 1, name: "Milk\u{0}\u{1B}Free")], locations: [:])
+        let html = route.htmlSheet(header: Store.header)
         #expect(html.contains("Milk\u{FFFD}\u{FFFD}Free"))
         #expect(!html.unicodeScalars.contains("\u{0}"))
     }
 
     @Test("one checkbox per stop, one heading per aisle section, the tote legend and the header")
     func sheetStructure() throws {
-        let batch = busyBatch(orders: 12)
-        let walk = try PickWalk(lines: batch.lines, locations: batch.locations)
-        let html = walk.htmlSheet(header: Store.header)
+        let pickList = busyPickList(orders: 12)
+        let route = try PickRoute(lines: pickList.lines, locations: pickList.locations)
+        let html = route.htmlSheet(header: Store.header)
 
         #expect(html.hasPrefix("<!DOCTYPE html>"))
-        #expect(html.components(separatedBy: "class=\"checkbox\"").count - 1 == walk.stops.count)
-        #expect(html.components(separatedBy: "<h3>Aisle ").count - 1 == walk.sections.count)
-        #expect(html.components(separatedBy: "<section class=\"aisle\">").count - 1 == walk.sections.count)
-        for tote in walk.totes {
+        #expect(html.components(separatedBy: "class=\"checkbox\"").count - 1 == route.stops.count)
+        #expect(html.components(separatedBy: "<h3>Aisle ").count - 1 == route.sections.count)
+        #expect(html.components(separatedBy: "<section class=\"aisle\">").count - 1 == route.sections.count)
+        for tote in route.totes {
             #expect(html.contains("<li><span class=\"tote\">\(tote.label)</span> #\(tote.orderNumber)</li>"))
         }
         #expect(html.contains("Corner Store Deli"))
@@ -54,7 +54,7 @@ struct HTMLSheetTests {
 
     @Test("the page is A4 and a page break can never split a stop or strand a heading")
     func printRules() throws {
-        let html = try PickWalk(lines: [line("1042", "milk", 1)], locations: [:]).htmlSheet(header: Store.header)
+        let html = try PickRoute(lines: [line("1042", "milk", 1)], locations: [:]).htmlSheet(header: Store.header)
         #expect(html.contains("@page { size: A4"))
         let stopRule = try #require(html.range(of: ".stop {")).upperBound
         let stopRuleEnd = try #require(html[stopRule...].range(of: "}")).lowerBound

@@ -5,21 +5,21 @@ import TestSupport
 
 @Suite("The printed HTML renders in headless Chromium to a PDF")
 struct PDFRenderingTests {
-    @Test("a busy batch's sheet prints to a multi-page A4 PDF without error", .timeLimit(.minutes(2)))
+    @Test("a busy pick list's sheet prints to a multi-page A4 PDF without error", .timeLimit(.minutes(2)))
     func rendersToPDF() async throws {
         let chromium = try #require(
             Self.executable(named: "chromium"),
             "chromium is not on PATH; install Debian's chromium (the Makefile's install step does: apt-get install -y chromium)"
         )
 
-        let batch = busyBatch(orders: 80)
-        let walk = try PickWalk(lines: batch.lines, locations: batch.locations)
+        let pickList = busyPickList(orders: 80)
+        let route = try PickRoute(lines: pickList.lines, locations: pickList.locations)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pick-pdf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let htmlFile = directory.appendingPathComponent("sheet.html")
         let pdfFile = directory.appendingPathComponent("sheet.pdf")
-        try walk.htmlSheet(header: Store.header).write(to: htmlFile, atomically: true, encoding: .utf8)
+        try route.htmlSheet(header: Store.header).write(to: htmlFile, atomically: true, encoding: .utf8)
 
         let (status, output) = try await Self.run(
             chromium,
@@ -34,7 +34,7 @@ struct PDFRenderingTests {
         #expect(pdf.starts(with: Array("%PDF-".utf8)), "not a PDF: \(pdf.prefix(16))")
         let pages = try await Self.pageCount(pdfFile, pdf)
         #expect(pages >= 1)
-        #expect(pages >= 2, "\(walk.stops.count) stops should not fit on one A4 page")
+        #expect(pages >= 2, "\(route.stops.count) stops should not fit on one A4 page")
     }
 
     /// Pages per `pdfinfo` when poppler-utils is installed, else by counting page objects

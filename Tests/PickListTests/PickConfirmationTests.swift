@@ -3,15 +3,15 @@ import Testing
 
 @Suite("Confirming a pick by scanning: right product, right order, never more than ordered")
 struct PickConfirmationTests {
-    static func mozzarellaStop() throws -> (PickWalk, PickStop) {
-        let walk = try PickWalk(
+    static func mozzarellaStop() throws -> (PickRoute, PickStop) {
+        let route = try PickRoute(
             lines: [
                 line("1042", "mozzarella", 2, barcode: "4006381333931"),
                 line("1043", "mozzarella", 4, barcode: "4006381333931"),
                 line("1042", "cola", 1, barcode: "012345678905"), line("1042", "loose-carrots", 1),
             ],
             locations: ["mozzarella": Store.at(Store.dairy, .chilled, bay: 2)])
-        return (walk, try #require(walk.stop(for: "mozzarella")))
+        return (route, try #require(route.stop(for: "mozzarella")))
     }
 
     @Test("scanning the stop's barcode confirms the pick and says how many are left")
@@ -36,8 +36,8 @@ struct PickConfirmationTests {
 
     @Test("a UPC-A barcode read as EAN-13 (an extra leading zero) is the same product")
     func gtinLeadingZeros() throws {
-        let (walk, _) = try Self.mozzarellaStop()
-        let cola = try #require(walk.stop(matching: .barcode("0012345678905")))
+        let (route, _) = try Self.mozzarellaStop()
+        let cola = try #require(route.stop(matching: .barcode("0012345678905")))
         #expect(cola.productID == "cola")
         #expect(cola.identifies(.barcode(" 012345678905 ")))
         #expect(!cola.identifies(.barcode("12345678906")))
@@ -45,11 +45,11 @@ struct PickConfirmationTests {
 
     @Test("a product without a barcode is confirmed by its id, never by a barcode")
     func noBarcode() throws {
-        let (walk, _) = try Self.mozzarellaStop()
-        let carrots = try #require(walk.stop(for: "loose-carrots"))
+        let (route, _) = try Self.mozzarellaStop()
+        let carrots = try #require(route.stop(for: "loose-carrots"))
         #expect(!carrots.identifies(.barcode("")))
         #expect(carrots.identifies(.productID("loose-carrots")))
-        #expect(walk.stop(matching: .barcode("999")) == nil)
+        #expect(route.stop(matching: .barcode("999")) == nil)
     }
 
     @Test("picking more than the order asked for, counting what is already in the tote, is an over-pick")

@@ -3,9 +3,9 @@ import Testing
 
 @Suite("The text sheet fits the printer: never wider than 80 or 42 columns")
 struct TextSheetTests {
-    /// A batch built to overflow: long words, long multi-word names, CJK, emoji, long order
-    /// numbers, a stop shared by many orders, a long store name and batch id.
-    static func overflowingWalk() throws -> (PickWalk, PickSheetHeader) {
+    /// A pick list built to overflow: long words, long multi-word names, CJK, emoji, long order
+    /// numbers, a stop shared by many orders, a long store name and pick list id.
+    static func overflowingWalk() throws -> (PickRoute, PickSheetHeader) {
         var lines = [
             line("1042", "long-word", 1, name: String(repeating: "Supercalifragilistic", count: 8)),
             line(
@@ -25,14 +25,14 @@ struct TextSheetTests {
         ]
         var header = Store.header
         header.storeName = "The Extremely Long Named Community Cooperative Supermarket of Greater Little Snoring"
-        header.batchID = "0b7c3a2e-9f51-4c1d-8e6b-2a4f5d6c7b8a-and-some-more-characters"
-        return (try PickWalk(lines: lines, locations: locations), header)
+        header.pickListID = "0b7c3a2e-9f51-4c1d-8e6b-2a4f5d6c7b8a-and-some-more-characters"
+        return (try PickRoute(lines: lines, locations: locations), header)
     }
 
     @Test("no line is wider than the printer, however long the names", arguments: PrinterWidth.allCases)
     func neverWiderThanThePrinter(width: PrinterWidth) throws {
-        let (walk, header) = try Self.overflowingWalk()
-        let text = walk.textSheet(header: header, width: width)
+        let (route, header) = try Self.overflowingWalk()
+        let text = route.textSheet(header: header, width: width)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count > 20)
         for (number, line) in lines.enumerated() {
@@ -50,8 +50,8 @@ struct TextSheetTests {
 
     @Test("a name with a newline or tab can't start a line of its own")
     func controlCharactersInNames() throws {
-        let walk = try PickWalk(lines: [line("1042", "milk", 1, name: "Milk\nFREE\tGIFT\u{1B}")], locations: [:])
-        let text = walk.textSheet(header: Store.header, width: .receipt42)
+        let route = try PickRoute(lines: [line("1042", "milk", 1, name: "Milk\nFREE\tGIFT\u{1B}")], locations: [:])
+        let text = route.textSheet(header: Store.header, width: .receipt42)
         #expect(text.contains("[ ] 1. Milk FREE GIFT"))
         #expect(!text.split(separator: "\n").contains { $0.hasPrefix("FREE") })
         #expect(!text.contains("\u{1B}") && !text.contains("\t"))
@@ -59,7 +59,7 @@ struct TextSheetTests {
 
     @Test("the receipt sheet reads top to bottom: header, totes, zones, aisles, stops")
     func receiptLayout() throws {
-        let walk = try PickWalk(
+        let route = try PickRoute(
             lines: [
                 line("1043", "mozzarella", 4, name: "Mozzarella"), line("1042", "mozzarella", 2, name: "Mozzarella"),
                 line("1042", "sourdough", 1, name: "Sourdough Loaf"), line("1043", "garlic", 1, name: "Garlic Bread"),
@@ -69,7 +69,7 @@ struct TextSheetTests {
                 "garlic": Store.at(Store.bakery, bay: 2, shelf: "B"),
             ])
         #expect(
-            walk.textSheet(header: Store.header, width: .receipt42) == """
+            route.textSheet(header: Store.header, width: .receipt42) == """
                 PICK LIST: Corner Store Deli
                 Batch B-0007
                 Created 2025-11-22 16:35 GMT

@@ -4,7 +4,7 @@ import Hummingbird
 import PickList
 
 /// Pick lists, `/console/pick-lists`: the open lists, creating one, the A4 sheet to print, and
-/// pick mode for a 360 px handheld — one stop at a time in walk order, a wedge-scanner box for
+/// pick mode for a 360 px handheld — one stop at a time in route order, a wedge-scanner box for
 /// the product's barcode, a quantity per tote, "short" with the count found, and completing the
 /// list. Each step is its API operation (`listPickLists`, `createPickList`, `getPickListHTML`,
 /// `getPickList`, `recordPick`, `completePickList`) through the same `PickLists` service.
@@ -17,12 +17,12 @@ extension Console {
         }
         router.post("/console/pick-lists") { request, context in
             try await page(request, context, operation: "createPickList", store: { $0.storeID }) { visit in
-                guard let store = visit.identity.storeID else { throw AccessError.forbidden }
+                let scope = try StoreScope(staff: visit.identity)
                 do {
-                    let batch = try await api.pickLists.create(
-                        store: store, maxOrders: visit.form.int("maxOrders") ?? 20, orderIDs: nil, by: visit.identity, logger: visit.logger)
-                    return ConsolePage.redirect("/console/pick-lists/\(batch.id.uuidString.lowercased())/pick")
-                } catch let refused as PickBatchError {
+                    let pickList = try await api.pickLists.create(
+                        in: scope, maxOrders: visit.form.int("maxOrders") ?? 20, orderIDs: nil, by: visit.identity, logger: visit.logger)
+                    return ConsolePage.redirect("/console/pick-lists/\(pickList.id)/pick")
+                } catch let refused as PickListError {
                     return try await pickListsPage(visit, notice: Notice(ok: false, text: refused.apiError.message), status: refused.apiError.status)
                 }
             }
@@ -30,60 +30,65 @@ extension Console {
         router.get("/console/pick-lists/:id/print") { request, context in
             let id = context.parameters.get("id") ?? ""
             return try await page(request, context, operation: "getPickListHTML") { visit in
-                let batch = try await api.pickLists.batch(try API.pickListID(id), for: visit.identity, logger: visit.logger)
+                let pickList = try await api.pickLists.pickList(
+                    try API.pickListID(id), in: try StoreScope(staff: visit.identity), logger: visit.logger)
                 var headers = ConsolePage.headers()
                 // The sheet is a self-contained document with its own <style>; it runs no script at all.
                 headers[HTTPField.Name("Content-Security-Policy")!] =
                     "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
                 return Response(
                     status: .ok, headers: headers,
-                    body: .init(byteBuffer: ByteBuffer(string: try batch.walk().htmlSheet(header: batch.header))))
+                    body: .init(byteBuffer: ByteBuffer(string: try pickList.route().htmlSheet(header: pickList.header))))
             }
         }
         router.get("/console/pick-lists/:id/pick") { request, context in
             let id = context.parameters.get("id") ?? ""
             return try await page(request, context, operation: "getPickList") { visit in
-                let batch = try await api.pickLists.batch(try API.pickListID(id), for: visit.identity, logger: visit.logger)
+                let pickList = try await api.pickLists.pickList(
+                    try API.pickListID(id), in: try StoreScope(staff: visit.identity), logger: visit.logger)
                 let stop = request.uri.queryParameters["stop"].flatMap { Int(String($0)) }
-                return try pickModePage(visit, batch: batch, stopNumber: stop, notice: nil)
+                return try pickModePage(visit, pickList: pickList, stopNumber: stop, notice: nil)
             }
         }
         router.post("/console/pick-lists/:id/picks") { request, context in
             let id = context.parameters.get("id") ?? ""
             return try await page(request, context, operation: "recordPick") { visit in
-                let batchID = try API.pickListID(id)
+                let pickListID = try API.pickListID(id)
+                let scope = try StoreScope(staff: visit.identity)
                 let form = visit.form
                 let stopNumber = form.int("stop") ?? 1
                 var notice: Notice?
-                if let order = form.text("orderId").flatMap(UUID.init(uuidString:)) {
+                if let order = form.text("orderId").flatMap({ OrderID($0) }) {
                     do {
                         let outcome = try await api.pickLists.pick(
-                            batch: batchID, order: order, productID: form.text("productId").flatMap(UUID.init(uuidString:)),
+                            on: pickListID, order: order, productID: form.text("productId").flatMap { ProductID($0) },
                             barcode: form.text("barcode"), quantity: form.int("quantity") ?? 0, short: form.text("short") == "true",
-                            by: visit.identity, logger: visit.logger)
+                            in: scope, by: visit.identity, logger: visit.logger)
                         notice = Notice(
                             ok: true,
                             text: outcome.short ? "Closed short: \(outcome.picked) of \(outcome.ordered)." : "Picked \(outcome.picked) of \(outcome.ordered).")
-                    } catch let refused as PickBatchError {
+                    } catch let refused as PickListError {
                         notice = Notice(ok: false, text: Self.pickRefusal(refused))
                     }
                 }
-                let batch = try await api.pickLists.batch(batchID, for: visit.identity, logger: visit.logger)
-                let walk = try batch.walk()
+                let pickList = try await api.pickLists.pickList(pickListID, in: scope, logger: visit.logger)
+                let stops = try pickList.route().stops
                 // Once every tote of this stop is done, move on to the next stop.
                 var next = stopNumber
-                if notice?.ok == true, walk.stops.indices.contains(stopNumber - 1),
-                    Self.isDone(walk.stops[stopNumber - 1], batch), stopNumber < walk.stops.count
+                if notice?.ok == true, stops.indices.contains(stopNumber - 1),
+                    Self.isDone(stops[stopNumber - 1], pickList.lineIndex), stopNumber < stops.count
                 {
                     next = stopNumber + 1
                 }
-                return try pickModePage(visit, batch: batch, stopNumber: next, notice: notice, status: notice?.ok == false ? .unprocessableContent : .ok)
+                return try pickModePage(
+                    visit, pickList: pickList, stopNumber: next, notice: notice, status: notice?.ok == false ? .unprocessableContent : .ok)
             }
         }
         router.post("/console/pick-lists/:id/complete") { request, context in
             let id = context.parameters.get("id") ?? ""
             return try await page(request, context, operation: "completePickList") { visit in
-                let completion = try await api.pickLists.complete(batch: try API.pickListID(id), by: visit.identity, logger: visit.logger)
+                let completion = try await api.pickLists.complete(
+                    try API.pickListID(id), in: try StoreScope(staff: visit.identity), by: visit.identity, logger: visit.logger)
                 return try await pickListsPage(
                     visit,
                     notice: Notice(
@@ -94,7 +99,7 @@ extension Console {
     }
 
     /// wrong_product and over_pick in words a picker reads at once.
-    static func pickRefusal(_ error: PickBatchError) -> String {
+    static func pickRefusal(_ error: PickListError) -> String {
         let apiError = error.apiError
         switch apiError.code {
         case "wrong_product": return "WRONG PRODUCT — \(apiError.message)"
@@ -103,25 +108,21 @@ extension Console {
         }
     }
 
-    static func progress(_ batch: PickBatch, order: PickList.OrderID, product: PickList.ProductID) -> PickBatch.BatchLine? {
-        batch.lines.first { $0.orderID.uuidString.lowercased() == order.rawValue && $0.productID.uuidString.lowercased() == product.rawValue }
-    }
-
-    static func isDone(_ stop: PickStop, _ batch: PickBatch) -> Bool {
+    /// Whether every tote of `stop` has all it ordered or was closed short.
+    static func isDone(_ stop: PickStop, _ progress: PickListRecord.LineIndex) -> Bool {
         stop.allocations.allSatisfy { allocation in
-            guard let line = progress(batch, order: allocation.tote.orderID, product: stop.productID) else { return true }
+            guard let line = progress.line(order: allocation.tote.orderID, product: stop.productID) else { return true }
             return line.short || line.picked >= line.quantity
         }
     }
 
     func pickListsPage(_ visit: Visit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
-        guard let store = visit.identity.storeID else { throw AccessError.forbidden }
-        let open = try await PickBatchQueries.open(store: store, on: database.client, logger: visit.logger)
+        let open = try await api.pickLists.open(in: try StoreScope(staff: visit.identity), logger: visit.logger)
         let csrf = ConsolePage.csrfInput(visit.session)
-        let rows = HTML.join(open.map { (id, createdAt, orderCount) in
-            let key = id.uuidString.lowercased()
+        let rows = HTML.join(open.map { pickList in
+            let key = pickList.id.description
             return """
-                <tr><td data-label="Created">\(TimeText.format(createdAt))</td><td data-label="Orders">\(orderCount)</td>
+                <tr><td data-label="Created">\(TimeText.format(pickList.createdAt))</td><td data-label="Orders">\(pickList.orderCount)</td>
                 <td><a class="button" href="/console/pick-lists/\(key)/pick">Pick mode</a>
                 <a class="button secondary" href="/console/pick-lists/\(key)/print" target="_blank">Print (A4)</a></td></tr>
                 """
@@ -146,12 +147,14 @@ extension Console {
         ).response(status: status)
     }
 
-    func pickModePage(_ visit: Visit, batch: PickBatch, stopNumber: Int?, notice: Notice?, status: HTTPResponse.Status = .ok) throws -> Response {
-        let walk = try batch.walk()
-        let key = batch.id.uuidString.lowercased()
+    func pickModePage(
+        _ visit: Visit, pickList: PickListRecord, stopNumber: Int?, notice: Notice?, status: HTTPResponse.Status = .ok
+    ) throws -> Response {
+        let progress = pickList.lineIndex
+        let key = pickList.id.description
         let csrf = ConsolePage.csrfInput(visit.session)
-        let stops = walk.stops
-        let firstOpen = stops.firstIndex { !Self.isDone($0, batch) }.map { $0 + 1 } ?? max(stops.count, 1)
+        let stops = try pickList.route().stops
+        let firstOpen = stops.firstIndex { !Self.isDone($0, progress) }.map { $0 + 1 } ?? max(stops.count, 1)
         let number = min(max(stopNumber ?? firstOpen, 1), max(stops.count, 1))
         let noticeHTML = notice.map { $0.render(id: "pick-note") } ?? .empty
         var stopHTML: HTML = "<p class=\"hint\">This list has nothing to pick.</p>"
@@ -159,11 +162,11 @@ extension Console {
             let stop = stops[number - 1]
             let place = stop.location.map { "Aisle \($0.aisle.code) · bay \($0.bay) · shelf \($0.shelf)" } ?? "Not located yet"
             let current = stop.allocations.first { allocation in
-                guard let line = Self.progress(batch, order: allocation.tote.orderID, product: stop.productID) else { return false }
+                guard let line = progress.line(order: allocation.tote.orderID, product: stop.productID) else { return false }
                 return !line.short && line.picked < line.quantity
             }
             let totes = HTML.join(stop.allocations.map { allocation in
-                let line = Self.progress(batch, order: allocation.tote.orderID, product: stop.productID)
+                let line = progress.line(order: allocation.tote.orderID, product: stop.productID)
                 let picked = line?.picked ?? 0
                 let remaining = max(allocation.quantity - picked, 0)
                 let done = line?.short == true || remaining == 0
@@ -192,7 +195,7 @@ extension Console {
                     """
             })
             let scan: HTML = current.map { allocation in
-                let line = Self.progress(batch, order: allocation.tote.orderID, product: stop.productID)
+                let line = progress.line(order: allocation.tote.orderID, product: stop.productID)
                 let remaining = max(allocation.quantity - (line?.picked ?? 0), 0)
                 return """
                     <form method="post" action="/console/pick-lists/\(key)/picks" id="scan-form">
@@ -221,7 +224,7 @@ extension Console {
                 </section>
                 """
         }
-        let complete: HTML = batch.isOpen ? """
+        let complete: HTML = pickList.isOpen ? """
             <form method="post" action="/console/pick-lists/\(key)/complete" class="actions">
             \(csrf)<button type="submit" id="complete">Complete the list</button>
             </form>

@@ -1,7 +1,7 @@
 import PickList
 
-/// What can go wrong creating, reading, picking and completing a pick batch.
-enum PickBatchError: Error, APIErrorConvertible {
+/// What can go wrong creating, reading, picking and completing a pick list.
+enum PickListError: Error, APIErrorConvertible, DatabaseErrorMapping {
     case notFound
     case noPendingOrders
     case invalidMaxOrders
@@ -12,6 +12,19 @@ enum PickBatchError: Error, APIErrorConvertible {
     case invalidQuantity
     /// The order is no longer pending on this list: packaged or cancelled by hand meanwhile.
     case orderNotPickable(status: OrderStatus?)
+    /// Another pick list created at the same moment put one of the claimed orders on its list
+    /// first (`PickListQueries.oneOpenListIndex`). `PickLists.create` tries again, with a new
+    /// snapshot that skips that order; only if every try loses is the answer the busy one.
+    case orderClaimedMeanwhile
+    /// The pick list just written in this transaction could not be read back: a bug, a 500.
+    case unexpectedlyMissing
+
+    init?(databaseError error: any Error) {
+        switch (error.sqlState, error.constraintName) {
+        case (SQLState.uniqueViolation?, PickListQueries.oneOpenListIndex?): self = .orderClaimedMeanwhile
+        default: return nil
+        }
+    }
 
     var apiError: APIError {
         switch self {
@@ -32,6 +45,8 @@ enum PickBatchError: Error, APIErrorConvertible {
             APIError(.conflict, "order_not_pickable",
                 "That order is no longer waiting on this pick list\(status.map { " (it is \($0.rawValue))" } ?? ""); put its items back.",
                 details: ["status": status.map { .string($0.rawValue) } ?? .null])
+        case .orderClaimedMeanwhile: DatabaseBusy().apiError
+        case .unexpectedlyMissing: .internal
         case .rejected(let rejection):
             switch rejection {
             case .wrongProduct:

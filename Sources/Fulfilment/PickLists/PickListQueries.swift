@@ -3,71 +3,83 @@ import Logging
 import PickList
 import PostgresNIO
 
-/// The SQL of pick batches, their orders and picks.
-enum PickBatchQueries {
-    /// Claims up to `limit` pending orders of `store` that are on no open batch, those of the
-    /// earliest pickup slots first (orders without a slot after them, oldest first). `SKIP LOCKED`
-    /// means two staff creating batches at once never get the same order; the partial unique
-    /// index on open batch orders backs that up.
+/// The SQL of pick lists, their orders and picks. Every statement that reads or locks a list
+/// by its id binds the caller's `StoreScope`, so another store's list is simply not found.
+enum PickListQueries {
+    /// The unique index that keeps an order on at most one open pick list; two lists created at
+    /// once can race on it (see `PickLists.create`).
+    static let oneOpenListIndex = "pick_batch_orders_one_open_batch"
+
+    /// Claims up to `limit` pending orders of the caller's store that are on no open pick list,
+    /// those of the earliest pickup slots first (orders without a slot after them, oldest first).
+    /// `SKIP LOCKED` means two staff creating pick lists at once never get the same order; the
+    /// partial unique index on open pick-list orders backs that up.
     static func claimOrders(
-        store: StoreID, limit: Int, only orderIDs: [UUID]?, on connection: PostgresConnection, logger: Logger
-    ) async throws -> [(UUID, Int64)] {
+        in scope: StoreScope, limit: Int, only orderIDs: [OrderID]?, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [(id: OrderID, number: Int64)] {
         let restrict = orderIDs != nil
-        let ids = orderIDs ?? []
+        let ids = (orderIDs ?? []).map(\.rawValue)
         let rows = try await connection.run(
             """
             SELECT o.id, o.number FROM orders o
-            WHERE o.store_id = \(store.rawValue) AND o.status = 'pending'
+            WHERE o.store_id = \(scope) AND o.status = 'pending'
               AND (NOT \(restrict) OR o.id = ANY(\(ids)))
               AND NOT EXISTS (SELECT 1 FROM pick_batch_orders b WHERE b.order_id = o.id AND b.open)
             ORDER BY o.pickup_slot_start NULLS LAST, o.created_at, o.id
             LIMIT \(limit)
             FOR UPDATE OF o SKIP LOCKED
             """, logger: logger)
-        var claimed: [(UUID, Int64)] = []
-        for try await row in rows.decode((UUID, Int64).self) { claimed.append(row) }
+        var claimed: [(id: OrderID, number: Int64)] = []
+        for try await row in rows.decode((UUID, Int64).self) { claimed.append((OrderID(row.0), row.1)) }
         return claimed
     }
 
-    static func insertBatch(
-        id: UUID, store: StoreID, createdBy: UserID, orders: [(UUID, Int64)], on connection: PostgresConnection, logger: Logger
+    /// Stores a new pick list of the caller's store with its orders, each in the tote its order
+    /// number gives it (the lowest number gets A).
+    static func insert(
+        id: PickListID, in scope: StoreScope, createdBy: UserID, orders: [(id: OrderID, number: Int64)],
+        on connection: PostgresConnection, logger: Logger
     ) async throws {
         try await connection.run(
-            "INSERT INTO pick_batches (id, store_id, created_by) VALUES (\(id), \(store.rawValue), \(createdBy.rawValue))",
+            "INSERT INTO pick_batches (id, store_id, created_by) VALUES (\(id.rawValue), \(scope), \(createdBy.rawValue))",
             logger: logger)
-        for (index, order) in orders.sorted(by: { $0.1 < $1.1 }).enumerated() {
+        for (index, order) in orders.sorted(by: { $0.number < $1.number }).enumerated() {
             try await connection.run(
                 """
                 INSERT INTO pick_batch_orders (store_id, batch_id, order_id, tote)
-                VALUES (\(store.rawValue), \(id), \(order.0), \(Tote.label(forIndex: index)))
+                VALUES (\(scope), \(id.rawValue), \(order.id.rawValue), \(Tote.label(forIndex: index)))
                 """, logger: logger)
         }
     }
 
-    /// A batch with its orders, lines and the store's locations for those products.
-    static func batch(id: UUID, on connection: some SQLRunner, logger: Logger) async throws -> PickBatch? {
-        var batch: PickBatch?
+    /// A pick list of the caller's store with its orders, lines and the store's locations for
+    /// those products; nil when there is none such (another store's included).
+    static func pickList(
+        _ id: PickListID, in scope: StoreScope, on connection: some SQLRunner, logger: Logger
+    ) async throws -> PickListRecord? {
+        var pickList: PickListRecord?
         let head = try await connection.run(
             """
             SELECT b.id, b.store_id, s.name, b.status, b.created_at, b.completed_at, c.time_zone
             FROM pick_batches b JOIN stores s ON s.id = b.store_id LEFT JOIN store_calendars c ON c.store_id = b.store_id
-            WHERE b.id = \(id)
+            WHERE b.id = \(id.rawValue) AND b.store_id = \(scope)
             """, logger: logger)
         for try await row in head.decode((UUID, UUID, String, String, Date, Date?, String?).self) {
-            batch = PickBatch(
-                id: row.0, storeID: StoreID(row.1), storeName: row.2, timeZone: row.6.flatMap(TimeZone.init(identifier:)),
+            pickList = PickListRecord(
+                id: PickListID(row.0), storeID: StoreID(row.1), storeName: row.2,
+                timeZone: row.6.flatMap(TimeZone.init(identifier:)),
                 status: row.3, createdAt: row.4, completedAt: row.5, orders: [], lines: [], locations: [:])
         }
-        guard var batch else { return nil }
+        guard var pickList else { return nil }
         let orders = try await connection.run(
             """
             SELECT o.id, o.number, bo.tote, o.status, o.pickup_slot_start, o.pickup_slot_end
             FROM pick_batch_orders bo JOIN orders o ON o.id = bo.order_id
-            WHERE bo.batch_id = \(id) ORDER BY bo.tote
+            WHERE bo.batch_id = \(id.rawValue) ORDER BY bo.tote
             """, logger: logger)
         for try await row in orders.decode((UUID, Int64, String, String, Date?, Date?).self) {
             let slot = row.4.flatMap { start in row.5.map { PickupSlot(start: start, end: $0) } }
-            batch.orders.append(.init(orderID: row.0, number: row.1, tote: row.2, status: row.3, pickupSlot: slot))
+            pickList.orders.append(.init(orderID: OrderID(row.0), number: row.1, tote: row.2, status: row.3, pickupSlot: slot))
         }
         let lines = try await connection.run(
             """
@@ -80,36 +92,73 @@ enum PickBatchQueries {
             JOIN products p ON p.id = l.product_id
             LEFT JOIN stock st ON st.store_id = l.store_id AND st.product_id = l.product_id
             LEFT JOIN aisles a ON a.id = st.aisle_id
-            WHERE bo.batch_id = \(id)
+            WHERE bo.batch_id = \(id.rawValue)
             ORDER BY l.order_id, l.product_id
             """, logger: logger)
         for try await row in lines.decode(
             (UUID, Int64, UUID, String, String, String?, Int32, Int32, Bool, String?, String?, Int32?, String?, Int32?, String?).self)
         {
-            batch.lines.append(
+            let productID = ProductID(row.2)
+            pickList.lines.append(
                 .init(
-                    orderID: row.0, orderNumber: row.1, productID: row.2, name: row.3, sku: row.4, barcode: row.5,
+                    orderID: OrderID(row.0), orderNumber: row.1, productID: productID, name: row.3, sku: row.4, barcode: row.5,
                     quantity: Int(row.6), picked: Int(row.7), short: row.8))
             if let code = row.9, let name = row.10, let walkOrder = row.11, let zone = row.12.flatMap(TemperatureZone.init) {
-                batch.locations[PickList.ProductID(row.2.uuidString.lowercased())] = ShelfLocation(
+                pickList.locations[PickList.ProductID(productID)] = ShelfLocation(
                     aisle: Aisle(code: code, name: name, walkOrder: Int(walkOrder)), zone: zone,
                     bay: Int(row.13 ?? 1), shelf: row.14 ?? "")
             }
         }
-        return batch
+        return pickList
     }
 
-    static func open(store: StoreID, on client: PostgresClient, logger: Logger) async throws -> [(UUID, Date, Int)] {
+    /// The caller's store's open pick lists, oldest first.
+    static func open(in scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> [PickListSummary] {
         let rows = try await client.run(
             """
             SELECT b.id, b.created_at, count(bo.order_id)::int FROM pick_batches b
             LEFT JOIN pick_batch_orders bo ON bo.batch_id = b.id
-            WHERE b.store_id = \(store.rawValue) AND b.status = 'open'
+            WHERE b.store_id = \(scope) AND b.status = 'open'
             GROUP BY b.id ORDER BY b.created_at, b.id
             """, logger: logger)
-        var result: [(UUID, Date, Int)] = []
-        for try await row in rows.decode((UUID, Date, Int).self) { result.append(row) }
+        var result: [PickListSummary] = []
+        for try await row in rows.decode((UUID, Date, Int).self) {
+            result.append(PickListSummary(id: PickListID(row.0), createdAt: row.1, orderCount: row.2))
+        }
         return result
+    }
+
+    /// Locks a pick list of the caller's store for completing it and returns its status; nil
+    /// when there is none such (another store's included).
+    static func lockForCompletion(
+        _ id: PickListID, in scope: StoreScope, on connection: PostgresConnection, logger: Logger
+    ) async throws -> String? {
+        let rows = try await connection.run(
+            "SELECT status FROM pick_batches WHERE id = \(id.rawValue) AND store_id = \(scope) FOR UPDATE", logger: logger)
+        var status: String?
+        for try await value in rows.decode(String.self) { status = value }
+        return status
+    }
+
+    /// Every stock row completing the list may touch, locked up front in product-id order: the
+    /// one lock order checkout, cancellation and collection use, so none deadlock.
+    static func lockStock(of id: PickListID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(
+            """
+            SELECT 1 FROM stock
+            WHERE store_id = \(store.rawValue)
+              AND product_id IN (SELECT l.product_id FROM order_lines l
+                                 JOIN pick_batch_orders bo ON bo.order_id = l.order_id WHERE bo.batch_id = \(id.rawValue))
+            ORDER BY product_id
+            FOR UPDATE
+            """, logger: logger)
+    }
+
+    /// Closes the list: completed now, and its orders free to go on another list.
+    static func markCompleted(_ id: PickListID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(
+            "UPDATE pick_batches SET status = 'completed', completed_at = now() WHERE id = \(id.rawValue)", logger: logger)
+        try await connection.run("UPDATE pick_batch_orders SET open = false WHERE batch_id = \(id.rawValue)", logger: logger)
     }
 
     /// Adds `quantity` to a line's picked count, never past what was ordered (guarded update),
@@ -117,14 +166,14 @@ enum PickBatchQueries {
     /// first, so a hand packaging or cancellation either lands before (and the pick is refused)
     /// or waits for the pick. A pick after packaging would change what the order holds of stock.
     static func recordPick(
-        batch: UUID, store: StoreID, order: UUID, product: UUID, quantity: Int, short: Bool, by picker: UserID,
-        on connection: PostgresConnection, logger: Logger
+        on pickList: PickListID, store: StoreID, order: OrderID, product: ProductID, quantity: Int, short: Bool,
+        by picker: UserID, on connection: PostgresConnection, logger: Logger
     ) async throws -> PickRecording {
         let states = try await connection.run(
             """
             SELECT o.status, coalesce(bo.open, false) FROM orders o
-            LEFT JOIN pick_batch_orders bo ON bo.order_id = o.id AND bo.batch_id = \(batch)
-            WHERE o.id = \(order) AND o.store_id = \(store.rawValue)
+            LEFT JOIN pick_batch_orders bo ON bo.order_id = o.id AND bo.batch_id = \(pickList.rawValue)
+            WHERE o.id = \(order.rawValue) AND o.store_id = \(store.rawValue)
             FOR NO KEY UPDATE OF o
             """, logger: logger)
         var state: (String, Bool)?
@@ -135,7 +184,7 @@ enum PickBatchQueries {
             """
             UPDATE order_lines SET picked_quantity = coalesce(picked_quantity, 0) + \(quantity),
                                    picked_short = picked_short OR \(short)
-            WHERE order_id = \(order) AND product_id = \(product)
+            WHERE order_id = \(order.rawValue) AND product_id = \(product.rawValue)
               AND \(quantity) <= quantity - coalesce(picked_quantity, 0)
             RETURNING 1
             """, logger: logger)
@@ -145,16 +194,8 @@ enum PickBatchQueries {
         try await connection.run(
             """
             INSERT INTO picks (store_id, batch_id, order_id, product_id, quantity, short, picked_by)
-            VALUES (\(store.rawValue), \(batch), \(order), \(product), \(quantity), \(short), \(picker.rawValue))
+            VALUES (\(store.rawValue), \(pickList.rawValue), \(order.rawValue), \(product.rawValue), \(quantity), \(short), \(picker.rawValue))
             """, logger: logger)
         return .recorded
-    }
-
-    enum PickRecording {
-        case recorded
-        /// Someone else's pick landed in between and this one would now be too many.
-        case overPick
-        /// The order left the list (packaged or cancelled by hand, or the list was completed).
-        case notOnList(status: String?)
     }
 }

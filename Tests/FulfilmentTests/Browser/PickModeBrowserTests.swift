@@ -13,7 +13,7 @@ struct PickModeBrowserTests {
     }
 
     @Test("create a list, print it to PDF, walk it on a 360 px handheld: a wrong barcode, an over-pick, a short line, complete", .timeLimit(.minutes(3)))
-    func pickWalk() async throws {
+    func pickMode() async throws {
         try await withApp { app in
             let store = try await app.createStore()
             let picker = try await app.storeAccount(.staff, store: store, name: "Pat Picker")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Fulfilment
 
-@Suite("Pick lists: batching pending orders, picking at the shelf, completing")
+@Suite("Pick lists: listing pending orders, picking at the shelf, completing")
 struct PickListServiceTests {
     /// A store with three aisles (walked 1, 2, then the chilled one), four products, and
     /// `orders` pending orders of one customer.
@@ -37,7 +37,7 @@ struct PickListServiceTests {
     }
 
     @Test("a pick list walks the aisles in order, cold goods last, unlocated at the end, one stop per product")
-    func walk() async throws {
+    func route() async throws {
         try await withApp { app in
             let shop = try await shop(app)
             let created = try await app.request(.post, "/v1/stores/\(shop.store)/pick-lists", json: ["maxOrders": 10], token: shop.staff.token)
@@ -54,7 +54,7 @@ struct PickListServiceTests {
             let open = try await app.request(.get, "/v1/stores/\(shop.store)/pick-lists?status=open", token: shop.staff.token)
             #expect(open.json["items"].array.map { $0["id"].string } == [id])
             #expect(open.json.has("nextCursor") && open.json["nextCursor"] == .null)
-            // Every order is on a batch now: nothing left to batch.
+            // Every order is on a pick list now: nothing left to list.
             let again = try await app.request(.post, "/v1/stores/\(shop.store)/pick-lists", json: [:], token: shop.staff.token)
             #expect(again.status == .conflict)
             #expect(again.errorCode == "no_pending_orders")
@@ -70,9 +70,9 @@ struct PickListServiceTests {
             let replies = try await app.race(tokens.count) { index, racer in
                 try await racer.request(.post, "/v1/stores/\(shop.store)/pick-lists", json: ["maxOrders": 3], token: tokens[index])
             }
-            let batched = replies.filter { $0.status == .created }.flatMap { $0.json["totes"].array.compactMap { $0["orderId"].string } }
-            #expect(Set(batched).count == batched.count, "an order landed on two pick lists")
-            #expect(batched.count == 8)
+            let listed = replies.filter { $0.status == .created }.flatMap { $0.json["totes"].array.compactMap { $0["orderId"].string } }
+            #expect(Set(listed).count == listed.count, "an order landed on two pick lists")
+            #expect(listed.count == 8)
             #expect(replies.allSatisfy { $0.status == .created || $0.errorCode == "no_pending_orders" })
         }
     }
@@ -143,7 +143,7 @@ struct PickListServiceTests {
                 "SELECT from_status, to_status, reason FROM order_events WHERE order_id = $1 ORDER BY id DESC LIMIT 1", [first], on: app.database)
             #expect(event[0][0] == "pending" && event[0][1] == "packaged")
             #expect(event[0][2]?.contains("short") == true)
-            // The batch is closed; the pending order can go on a new one.
+            // The pick list is closed; the pending order can go on a new one.
             #expect(try await app.request(.post, "/v1/pick-lists/\(id)/complete", token: shop.staff.token).errorCode == "pick_list_closed")
             let next = try await app.request(.post, "/v1/stores/\(shop.store)/pick-lists", json: [:], token: shop.staff.token)
             #expect(next.json["totes"].array.map { $0["orderId"].string } == [second])
@@ -181,6 +181,20 @@ struct PickListServiceTests {
             #expect(try await app.request(.post, "/v1/stores/\(shop.store)/pick-lists", json: [:], token: stranger.token).status == .forbidden)
             #expect(try await app.request(.get, "/v1/pick-lists/\(id)", token: stranger.token).status == .notFound)
             #expect(try await app.request(.get, "/v1/pick-lists/\(id).html", token: stranger.token).status == .notFound)
+            #expect(try await app.request(.get, "/v1/pick-lists/\(id).txt", token: stranger.token).status == .notFound)
+            // Another store's staff can neither pick on the list nor complete it: not found, and the list is untouched.
+            let order = try #require(created.json["totes"][0]["orderId"].string)
+            let product = try #require(created.json["stops"][0]["productId"].string)
+            let pick = try await app.request(
+                .post, "/v1/pick-lists/\(id)/picks", json: ["orderId": .string(order), "productId": .string(product), "quantity": 1],
+                token: stranger.token)
+            #expect(pick.status == .notFound)
+            #expect(try await app.request(.post, "/v1/pick-lists/\(id)/complete", token: stranger.token).status == .notFound)
+            let theirs = try await app.request(.get, "/v1/stores/\(otherStore)/pick-lists", token: stranger.token)
+            #expect(theirs.status == .ok && theirs.json["items"].array.isEmpty)
+            let after = try await app.request(.get, "/v1/pick-lists/\(id)", token: shop.staff.token)
+            #expect(after.json["status"].string == "open")
+            #expect(after.json["stops"][0]["allocations"][0]["picked"].int == 0)
             #expect(try await app.request(.get, "/v1/pick-lists/\(id)", token: shop.customer.token).status == .forbidden)
             #expect(try await app.request(.get, "/v1/pick-lists/\(id)").status == .unauthorized)
         }

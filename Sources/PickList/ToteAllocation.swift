@@ -1,0 +1,11 @@
+/// The part of a stop's quantity that belongs to one order.
+public struct ToteAllocation: Hashable, Sendable {
+    public let tote: Tote
+    /// Units for this order: all of the order's lines for the product, added together.
+    public let quantity: Int
+
+    init(tote: Tote, quantity: Int) {
+        self.tote = tote
+        self.quantity = quantity
+    }
+}
