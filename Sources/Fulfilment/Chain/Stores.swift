@@ -108,7 +108,9 @@ public struct Stores: Sendable {
 
     /// `ChainError`'s mapping of the database's refusals, naming the code or walk order the
     /// request asked for.
-    private func mappingDatabaseErrors<T>(code: String? = nil, walkOrder: Int? = nil, _ body: () async throws -> T) async throws -> T {
+    private func mappingDatabaseErrors<T>(
+        code: String? = nil, walkOrder: Int? = nil, _ body: () async throws -> T
+    ) async throws -> T {
         do {
             return try await ChainError.mappingDatabaseErrors(body)
         } catch let error as ChainError {
