@@ -5,6 +5,8 @@ import OpenAPIRuntime
 /// plus the chain admin's product edits. Rules live in `Catalogue/`, SQL in its `*Queries`.
 extension API {
     var catalogue: Catalogue { Catalogue(database: database) }
+    /// The chain's and a store's own minimum ages (their routes are with the ID checks).
+    var minimumAges: MinimumAges { MinimumAges(database: database) }
 
     func listStores(_ input: Operations.ListStores.Input) async throws -> Operations.ListStores.Output {
         let stores = try await catalogue.stores(logger: logger)

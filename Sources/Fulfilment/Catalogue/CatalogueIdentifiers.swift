@@ -4,6 +4,7 @@ public enum ProductTag {}
 public enum AisleTag {}
 /// A product's id (typed, so it can't be passed where a store or user id is expected).
 public typealias ProductID = ID<ProductTag>
+/// One of a store's aisles (the chain admin's aisle routes and `fulfilment store aisle` name them).
 public typealias AisleID = ID<AisleTag>
 
 extension ID {

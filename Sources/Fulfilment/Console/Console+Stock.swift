@@ -5,12 +5,12 @@ import Hummingbird
 /// Stock, `/console/stock`, for managers: the reorder report, product search with where each
 /// product is, moving it (aisle/bay/shelf), setting on hand and minimum supply, the minimum age
 /// of age-restricted goods, and adding staff to the store. Each form is its API operation
-/// (`listStock`, `setStock`, `setStockLocation`, `setProductMinimumAge`, `createStoreAccount`)
+/// (`listStock`, `setStock`, `setStockLocation`, `setStoreMinimumAge`, `createStoreAccount`)
 /// through the same code as the API handlers.
 extension Console {
     var stock: Stock { api.stock }
     var catalogue: Catalogue { api.catalogue }
-    var minimumAges: MinimumAges { MinimumAges(database: database) }
+    var minimumAges: MinimumAges { api.minimumAges }
 
     func registerStock(on router: Router<AppRequestContext>) {
         router.get("/console/stock") { request, context in
