@@ -54,7 +54,7 @@ enum WebhookDeliveryQueries {
             var secret = row.5 ?? ""
             if row.5 == nil {
                 do {
-                    secret = try WebhookSecrets.open(row.7 ?? Data(), keyID: Int(row.6 ?? 0), endpoint: row.1, keys: WebhookSecrets.keys)
+                    secret = try WebhookSecrets.open(row.7 ?? Data(), keyID: Int(row.6 ?? 0), endpoint: WebhookEndpointID(row.1), keys: WebhookSecrets.keys)
                 } catch {
                     unopened.append((id, error))
                     continue

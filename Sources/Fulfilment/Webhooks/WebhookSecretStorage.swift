@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The SQL of webhook secrets at rest (migration 023): which data keys rows may be sealed under
-/// (`data_keys`, each with its fingerprint), the start-up step that seals what is still plain,
-/// and the rotation to a new data key.
+/// Webhook secrets at rest (migration 023): which data key a new secret is sealed under, the
+/// start-up step that seals what is still plain, and the rotation to a new data key. The SQL is
+/// `WebhookSecretQueries`'.
 ///
 /// Lock order, the same everywhere so none waits on another in a circle: `data_keys` first, then
 /// `webhook_endpoints`. A writer takes the newest key row `FOR KEY SHARE`; the start-up step and
@@ -13,11 +13,8 @@ public enum WebhookSecretStorage {
     /// The key a new secret is sealed under, held `FOR KEY SHARE` until the transaction ends, so a
     /// rotation waits for this write and then re-seals it too.
     static func writingKey(on connection: PostgresConnection, keys: DataKeyStore, logger: Logger) async throws -> DataKey {
-        let rows = try await connection.run(
-            "SELECT id FROM data_keys ORDER BY id DESC LIMIT 1 FOR KEY SHARE", logger: logger)
-        var newest: Int32?
-        for try await id in rows.decode(Int32.self) { newest = id }
-        guard let newest, let key = keys.key(Int(newest)) else {
+        let newest = try await WebhookSecretQueries.newestKeyForWriting(on: connection, logger: logger)
+        guard let newest, let key = keys.key(newest) else {
             logger.error("no data key to seal a webhook secret with", metadata: ["keyID": "\(newest.map(String.init) ?? "none")"])
             throw WebhookError.noDataKey
         }
@@ -32,17 +29,13 @@ public enum WebhookSecretStorage {
     @discardableResult
     static func prepare(_ database: ConnectionInfo, keys: DataKeyStore, logger: Logger) async throws -> Int {
         let sealed = try await Migrator.offloaded {
-            try inTransaction(database) { db in
-                try db.execute("LOCK TABLE data_keys IN EXCLUSIVE MODE")
-                let newest = keys.current.current
-                try db.execute(
-                    "INSERT INTO data_keys (id, fingerprint) SELECT $1, decode($2, 'hex') WHERE NOT EXISTS (SELECT 1 FROM data_keys)",
-                    parameters: [String(newest.id), newest.fingerprint.hex])
+            try WebhookSecretQueries.inTransaction(database) { db in
+                try WebhookSecretQueries.lockDataKeys(db)
+                try WebhookSecretQueries.registerFirst(keys.current.current, db)
                 let key = try checkedWritingKey(db, keys: keys)
-                let plain = try db.execute("SELECT id, secret FROM webhook_endpoints WHERE secret IS NOT NULL FOR UPDATE")
-                for row in plain {
-                    guard let id = row[0].flatMap(UUID.init(uuidString:)), let secret = row[1] else { continue }
-                    try reseal(db, endpoint: id, secret: secret, with: key)
+                let plain = try WebhookSecretQueries.plainSecrets(db)
+                for (endpoint, secret) in plain {
+                    try reseal(db, endpoint: endpoint, secret: secret, with: key)
                 }
                 return plain.count
             }
@@ -79,32 +72,27 @@ public enum WebhookSecretStorage {
         let endpoints: Int
         do {
             endpoints = try await Migrator.offloaded {
-                try inTransaction(database) { db in
-                    try db.execute("LOCK TABLE data_keys IN EXCLUSIVE MODE")
-                    try db.execute("LOCK TABLE webhook_endpoints IN SHARE ROW EXCLUSIVE MODE")
+                try WebhookSecretQueries.inTransaction(database) { db in
+                    try WebhookSecretQueries.lockDataKeys(db)
+                    try WebhookSecretQueries.lockEndpoints(db)
                     _ = try checkedWritingKey(db, keys: keys, requireNewest: false)
-                    try db.execute(
-                        "INSERT INTO data_keys (id, fingerprint) VALUES ($1, decode($2, 'hex'))",
-                        parameters: [String(key.id), key.fingerprint.hex])
-                    let rows = try db.execute(
-                        "SELECT id, secret, secret_key_id, encode(secret_sealed, 'base64') FROM webhook_endpoints ORDER BY id")
-                    for row in rows {
-                        guard let id = row[0].flatMap(UUID.init(uuidString:)) else { continue }
+                    try WebhookSecretQueries.register(key, db)
+                    let stored = try WebhookSecretQueries.allSecrets(db)
+                    for row in stored {
                         let secret: String
-                        if let plain = row[1] {
+                        if let plain = row.plain {
                             secret = plain
                         } else {
-                            let sealed = row[3].flatMap { Data(base64Encoded: $0, options: .ignoreUnknownCharacters) } ?? Data()
                             do {
-                                secret = try WebhookSecrets.open(sealed, keyID: Int(row[2] ?? "") ?? 0, endpoint: id, keys: keys)
+                                secret = try WebhookSecrets.open(row.sealed, keyID: row.keyID, endpoint: row.endpoint, keys: keys)
                             } catch {
-                                throw DataKeysError("Webhook endpoint \(id.uuidString.lowercased()): \(error) Nothing was changed.")
+                                throw DataKeysError("Webhook endpoint \(row.endpoint): \(error) Nothing was changed.")
                             }
                         }
-                        try reseal(db, endpoint: id, secret: secret, with: key)
+                        try reseal(db, endpoint: row.endpoint, secret: secret, with: key)
                     }
-                    try db.execute("DELETE FROM data_keys WHERE id <> $1", parameters: [String(key.id)])
-                    return rows.count
+                    try WebhookSecretQueries.deleteKeys(except: key, db)
+                    return stored.count
                 }
             }
         } catch {
@@ -121,16 +109,16 @@ public enum WebhookSecretStorage {
     /// and (unless `requireNewest` is false) the database's newest key must be held: it is the
     /// one new secrets are sealed under. Returns that key.
     private static func checkedWritingKey(_ db: LibPQConnection, keys: DataKeyStore, requireNewest: Bool = true) throws -> DataKey {
-        let registered = try db.execute("SELECT id, encode(fingerprint, 'hex') FROM data_keys ORDER BY id")
+        let registered = try WebhookSecretQueries.registeredKeys(db)
         let folder = keys.current.directory?.path ?? "memory"
         var newest: DataKey?
         for row in registered {
-            guard let id = row[0].flatMap({ Int($0) }) else { continue }
+            guard let id = row.id.flatMap({ Int($0) }) else { continue }
             guard let held = keys.key(id) else {
                 newest = nil
                 continue
             }
-            guard held.fingerprint.hex == row[1] else {
+            guard held.fingerprint.hex == row.fingerprint else {
                 throw DataKeysError(
                     "The data key \(DataKeyring.fileName(for: id)) in \(folder) is not the key \(id) the database's webhook secrets "
                         + "are encrypted with: every instance must use the same keys folder (copy the file from the instance that made it).")
@@ -139,7 +127,7 @@ public enum WebhookSecretStorage {
         }
         guard let newest else {
             if !requireNewest, let any = keys.current.keys.last { return any }
-            let id = registered.last?[0] ?? "?"
+            let id = registered.last?.id ?? "?"
             throw DataKeysError(
                 "The database's webhook secrets are encrypted with data key \(id), which \(folder) does not hold: copy "
                     + "\(DataKeyring.fileName(for: Int(id) ?? 0)) from the keys folder of the instance that made it.")
@@ -147,24 +135,8 @@ public enum WebhookSecretStorage {
         return newest
     }
 
-    private static func reseal(_ db: LibPQConnection, endpoint: UUID, secret: String, with key: DataKey) throws {
-        let sealed = try WebhookSecrets.seal(secret, endpoint: endpoint, with: key)
-        try db.execute(
-            "UPDATE webhook_endpoints SET secret = NULL, secret_key_id = $2, secret_sealed = decode($3, 'hex') WHERE id = $1",
-            parameters: [endpoint.uuidString.lowercased(), String(key.id), sealed.hex])
-    }
-
-    private static func inTransaction<T>(_ database: ConnectionInfo, _ body: (LibPQConnection) throws -> T) throws -> T {
-        let db = try LibPQConnection(database)
-        try db.execute("BEGIN")
-        do {
-            let result = try body(db)
-            try db.execute("COMMIT")
-            return result
-        } catch {
-            _ = try? db.execute("ROLLBACK")
-            throw error
-        }
+    private static func reseal(_ db: LibPQConnection, endpoint: WebhookEndpointID, secret: String, with key: DataKey) throws {
+        try WebhookSecretQueries.storeSealed(try WebhookSecrets.seal(secret, endpoint: endpoint, with: key), endpoint: endpoint, keyID: key.id, db)
     }
 }
 

@@ -11,18 +11,18 @@ enum WebhookSecrets {
     @TaskLocal static var keys: DataKeyStore?
 
     /// The associated data of an endpoint's secret: what a ciphertext is bound to.
-    static func context(_ endpoint: UUID) -> Data {
-        Data("webhook_endpoints.secret \(endpoint.uuidString.lowercased())".utf8)
+    static func context(_ endpoint: WebhookEndpointID) -> Data {
+        Data("webhook_endpoints.secret \(endpoint)".utf8)
     }
 
-    static func seal(_ secret: String, endpoint: UUID, with key: DataKey) throws -> Data {
+    static func seal(_ secret: String, endpoint: WebhookEndpointID, with key: DataKey) throws -> Data {
         try key.seal(Data(secret.utf8), context: context(endpoint))
     }
 
     /// The plain secret of `endpoint`, sealed under data key `keyID`.
     /// - Throws: ``WebhookSecretError``: the key is not held, or the ciphertext is not this
     ///   endpoint's under that key (altered, or moved from another row).
-    static func open(_ sealed: Data, keyID: Int, endpoint: UUID, keys: DataKeyStore?) throws(WebhookSecretError) -> String {
+    static func open(_ sealed: Data, keyID: Int, endpoint: WebhookEndpointID, keys: DataKeyStore?) throws(WebhookSecretError) -> String {
         guard let keys else { throw .noKeys }
         guard let key = keys.key(keyID) else { throw .keyNotHeld(keyID: keyID, endpoint: endpoint) }
         guard let plain = try? key.open(sealed, context: context(endpoint)), let secret = String(data: plain, encoding: .utf8) else {
@@ -36,8 +36,8 @@ enum WebhookSecrets {
 /// (it becomes the delivery's `lastError`) and never holds key material or a secret.
 enum WebhookSecretError: Error, Equatable, CustomStringConvertible {
     case noKeys
-    case keyNotHeld(keyID: Int, endpoint: UUID)
-    case notOpened(keyID: Int, endpoint: UUID)
+    case keyNotHeld(keyID: Int, endpoint: WebhookEndpointID)
+    case notOpened(keyID: Int, endpoint: WebhookEndpointID)
 
     var description: String {
         switch self {

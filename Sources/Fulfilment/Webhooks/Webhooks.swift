@@ -40,7 +40,7 @@ struct Webhooks: Sendable {
             let key = try await WebhookSecretStorage.writingKey(on: connection, keys: dataKeys, logger: logger)
             return try await WebhookQueries.insert(
                 id, store: store, url: url, description: description, eventTypes: types,
-                sealedSecret: try WebhookSecrets.seal(secret, endpoint: id.rawValue, with: key), keyID: key.id, by: identity.userID,
+                sealedSecret: try WebhookSecrets.seal(secret, endpoint: id, with: key), keyID: key.id, by: identity.userID,
                 on: connection, logger: logger)
         }
         logger.info("webhook endpoint created", metadata: ["endpoint": "\(endpoint.id)", "by": "\(identity.userID)"])

@@ -69,11 +69,10 @@ struct WebhookSecretsAtRestTests {
         }
         // The same, in the type: the id of the endpoint is the associated data.
         let key = DataKeyring.processWide.current
-        let sealed = try WebhookSecrets.seal("whsec_x", endpoint: UUID(), with: key)
-        #expect(throws: WebhookSecretError.notOpened(keyID: key.id, endpoint: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)) {
-            try WebhookSecrets.open(
-                sealed, keyID: key.id, endpoint: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!,
-                keys: DataKeyStore(.processWide))
+        let sealed = try WebhookSecrets.seal("whsec_x", endpoint: WebhookEndpointID(UUID()), with: key)
+        let other = WebhookEndpointID("00000000-0000-0000-0000-000000000001")!
+        #expect(throws: WebhookSecretError.notOpened(keyID: key.id, endpoint: other)) {
+            try WebhookSecrets.open(sealed, keyID: key.id, endpoint: other, keys: DataKeyStore(.processWide))
         }
     }
 
