@@ -4,7 +4,8 @@ import PostgresNIO
 
 /// The chain admin's work on stores and their aisles, shared by the API (`API+Chain.swift`) and
 /// the command line (`fulfilment store ...`): the rules for each field, one transaction per
-/// change, and the database's unique constraints turned into clear 409s.
+/// change, and the database's unique constraints turned into clear 409s (`ChainError`'s one
+/// mapping, with the code or walk order the request asked for).
 public struct Stores: Sendable {
     public let database: Database
 
