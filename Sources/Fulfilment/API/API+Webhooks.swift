@@ -74,7 +74,7 @@ extension Components.Schemas.WebhookEndpoint {
 extension Components.Schemas.WebhookDelivery {
     init(_ delivery: WebhookDelivery) {
         self.init(
-            id: delivery.id.description, eventId: delivery.eventID.uuidString.lowercased(),
+            id: delivery.id.description, eventId: delivery.eventID.description,
             eventType: .init(rawValue: delivery.eventType) ?? .allCases[0], status: .init(rawValue: delivery.status.rawValue) ?? .pending,
             attempts: delivery.attempts, lastResponseCode: delivery.lastResponseCode, lastError: delivery.lastError,
             lastAttemptAt: delivery.lastAttemptAt, nextAttemptAt: delivery.nextAttemptAt, createdAt: delivery.createdAt)

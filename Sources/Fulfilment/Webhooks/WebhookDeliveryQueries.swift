@@ -6,7 +6,7 @@ import PostgresNIO
 struct ClaimedDelivery: Sendable {
     var id: WebhookDeliveryID
     var endpoint: WebhookEndpointID
-    var eventID: UUID
+    var eventID: EventID
     /// This attempt's number (1 for the first).
     var attempt: Int
     var url: String
@@ -61,7 +61,7 @@ enum WebhookDeliveryQueries {
                 }
             }
             claimed.append(ClaimedDelivery(
-                id: id, endpoint: WebhookEndpointID(row.1), eventID: row.2, attempt: Int(row.3), url: row.4, secret: secret, body: row.8))
+                id: id, endpoint: WebhookEndpointID(row.1), eventID: EventID(row.2), attempt: Int(row.3), url: row.4, secret: secret, body: row.8))
         }
         for (id, error) in unopened {
             logger.error("webhook secret not decrypted; the delivery waits", metadata: ["delivery": "\(id)", "reason": "\(error)"])
@@ -182,7 +182,7 @@ enum WebhookDeliveryQueries {
         for try await row in rows.decode((UUID, UUID, String, String, Int32, Int32?, String?, Date?, Date, Date, Int64).self) {
             let status = WebhookDelivery.Status(rawValue: row.3) ?? .pending
             found.append((WebhookDelivery(
-                id: WebhookDeliveryID(row.0), eventID: row.1, eventType: row.2, status: status, attempts: Int(row.4),
+                id: WebhookDeliveryID(row.0), eventID: EventID(row.1), eventType: row.2, status: status, attempts: Int(row.4),
                 lastResponseCode: row.5.map(Int.init), lastError: row.6, lastAttemptAt: row.7,
                 nextAttemptAt: status == .pending ? row.8 : nil, createdAt: row.9), row.10))
         }

@@ -29,7 +29,7 @@ struct WebhookDelivery: Sendable, Equatable {
     enum Status: String, Sendable { case pending, succeeded, failed }
 
     var id: WebhookDeliveryID
-    var eventID: UUID
+    var eventID: EventID
     var eventType: String
     var status: Status
     var attempts: Int

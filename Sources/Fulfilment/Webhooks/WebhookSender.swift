@@ -44,7 +44,7 @@ struct WebhookSender: Sendable {
 
     func send(_ delivery: ClaimedDelivery, now: Date = Date()) async -> DeliveryOutcome {
         let timestamp = Int64(now.timeIntervalSince1970)
-        let id = delivery.eventID.uuidString.lowercased()
+        let id = delivery.eventID.description
         guard let signature = WebhookSigning.signature(secret: delivery.secret, id: id, timestamp: timestamp, body: delivery.body.utf8)
         else { return .unreachable("the endpoint's secret is malformed") }
         var request = HTTPClientRequest(url: delivery.url)

@@ -180,7 +180,7 @@ struct WebhookAddressTests {
                     })
             }
             let delivery = ClaimedDelivery(
-                id: WebhookDeliveryID(UUID()), endpoint: WebhookEndpointID(UUID()), eventID: UUID(), attempt: 1,
+                id: WebhookDeliveryID(UUID()), endpoint: WebhookEndpointID(UUID()), eventID: EventID(UUID()), attempt: 1,
                 url: "http://rebinding.invalid:\(receiver.port)/ok", secret: WebhookSigning.newSecret(), body: "{}")
             let outcome = await sender(allowPrivate: true, answer: [IPAddress(127, 0, 0, 1)]).send(delivery)
             #expect(outcome == .succeeded(code: 200))
