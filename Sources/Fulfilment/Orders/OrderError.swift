@@ -44,6 +44,8 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
     case webhookNotConfigured
     case invalidSignature
     case staleTimestamp
+    /// A webhook body over `PaymentWebhookSignature.maximumBody`.
+    case webhookBodyTooLarge
     /// A row the statement itself wrote or the schema guarantees was not there: a bug, answered
     /// 500 (`what` is for the log only).
     case unexpectedlyMissing(String)
@@ -121,6 +123,8 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
             APIError(.unauthorized, "invalid_signature", "The webhook signature is missing or wrong.")
         case .staleTimestamp:
             APIError(.unauthorized, "stale_timestamp", "The webhook timestamp is missing or more than 5 minutes from now.")
+        case .webhookBodyTooLarge:
+            APIError(.contentTooLarge, "payload_too_large", "A webhook body is at most 64 KiB.")
         case .unexpectedlyMissing:
             .internal
         }

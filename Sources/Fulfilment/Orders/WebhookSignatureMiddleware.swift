@@ -17,7 +17,7 @@ struct WebhookSignatureMiddleware: ServerMiddleware {
         do {
             if let body { bytes = try await [UInt8](collecting: body, upTo: PaymentWebhookSignature.maximumBody) } else { bytes = [] }
         } catch {
-            throw APIError(.contentTooLarge, "payload_too_large", "A webhook body is at most 64 KiB.")
+            throw OrderError.webhookBodyTooLarge
         }
         try PaymentWebhookSignature.verify(
             secret: secret, timestamp: request.headerFields[PaymentWebhookSignature.timestampHeader],
