@@ -7,7 +7,7 @@
 -- COMMIT, as a checkout's would.
 --
 -- TRUNCATE orders CASCADE empties every table that references orders, directly or not:
--- order_lines, order_events, pickup_tokens, payments, pick_batch_orders, picks,
+-- order_lines, order_events, pickup_tokens, payments, pick_list_orders, picks,
 -- receipt_reissues, id_checks, refunds, events, webhook_deliveries. The per-store event
 -- sequence (event_sequences) carries on from where it was.
 SET client_min_messages = warning;

@@ -178,7 +178,7 @@ enum OrderQueries {
 
     /// The order leaves any open pick list it is on.
     static func leaveOpenPickLists(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.run("UPDATE pick_batch_orders SET open = false WHERE order_id = \(id.rawValue) AND open", logger: logger)
+        try await connection.run("UPDATE pick_list_orders SET open = false WHERE order_id = \(id.rawValue) AND open", logger: logger)
     }
 
     /// Gives back the stock a cancelled order still held: all it ordered while pending

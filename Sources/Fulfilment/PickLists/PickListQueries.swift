@@ -8,7 +8,7 @@ import PostgresNIO
 enum PickListQueries {
     /// The unique index that keeps an order on at most one open pick list; two lists created at
     /// once can race on it (see `PickLists.create`).
-    static let oneOpenListIndex = "pick_batch_orders_one_open_batch"
+    static let oneOpenListIndex = "pick_list_orders_one_open_list"
 
     /// Claims up to `limit` pending orders of the caller's store that are on no open pick list,
     /// those of the earliest pickup slots first (orders without a slot after them, oldest first).
@@ -24,7 +24,7 @@ enum PickListQueries {
             SELECT o.id, o.number FROM orders o
             WHERE o.store_id = \(scope) AND o.status = 'pending'
               AND (NOT \(restrict) OR o.id = ANY(\(ids)))
-              AND NOT EXISTS (SELECT 1 FROM pick_batch_orders b WHERE b.order_id = o.id AND b.open)
+              AND NOT EXISTS (SELECT 1 FROM pick_list_orders b WHERE b.order_id = o.id AND b.open)
             ORDER BY o.pickup_slot_start NULLS LAST, o.created_at, o.id
             LIMIT \(limit)
             FOR UPDATE OF o SKIP LOCKED
@@ -41,12 +41,12 @@ enum PickListQueries {
         on connection: PostgresConnection, logger: Logger
     ) async throws {
         try await connection.run(
-            "INSERT INTO pick_batches (id, store_id, created_by) VALUES (\(id.rawValue), \(scope), \(createdBy.rawValue))",
+            "INSERT INTO pick_lists (id, store_id, created_by) VALUES (\(id.rawValue), \(scope), \(createdBy.rawValue))",
             logger: logger)
         for (index, order) in orders.sorted(by: { $0.number < $1.number }).enumerated() {
             try await connection.run(
                 """
-                INSERT INTO pick_batch_orders (store_id, batch_id, order_id, tote)
+                INSERT INTO pick_list_orders (store_id, pick_list_id, order_id, tote)
                 VALUES (\(scope), \(id.rawValue), \(order.id.rawValue), \(Tote.label(forIndex: index)))
                 """, logger: logger)
         }
@@ -61,7 +61,7 @@ enum PickListQueries {
         let head = try await connection.run(
             """
             SELECT b.id, b.store_id, s.name, b.status, b.created_at, b.completed_at, c.time_zone
-            FROM pick_batches b JOIN stores s ON s.id = b.store_id LEFT JOIN store_calendars c ON c.store_id = b.store_id
+            FROM pick_lists b JOIN stores s ON s.id = b.store_id LEFT JOIN store_calendars c ON c.store_id = b.store_id
             WHERE b.id = \(id.rawValue) AND b.store_id = \(scope)
             """, logger: logger)
         for try await row in head.decode((UUID, UUID, String, String, Date, Date?, String?).self) {
@@ -74,8 +74,8 @@ enum PickListQueries {
         let orders = try await connection.run(
             """
             SELECT o.id, o.number, bo.tote, o.status, o.pickup_slot_start, o.pickup_slot_end
-            FROM pick_batch_orders bo JOIN orders o ON o.id = bo.order_id
-            WHERE bo.batch_id = \(id.rawValue) ORDER BY bo.tote
+            FROM pick_list_orders bo JOIN orders o ON o.id = bo.order_id
+            WHERE bo.pick_list_id = \(id.rawValue) ORDER BY bo.tote
             """, logger: logger)
         for try await row in orders.decode((UUID, Int64, String, String, Date?, Date?).self) {
             let slot = row.4.flatMap { start in row.5.map { PickupSlot(start: start, end: $0) } }
@@ -86,13 +86,13 @@ enum PickListQueries {
             SELECT l.order_id, o.number, l.product_id, l.name, p.sku, p.barcode, l.quantity,
                    coalesce(l.picked_quantity, 0), l.picked_short,
                    a.code, a.name, a.walk_order, a.zone, st.bay, st.shelf
-            FROM pick_batch_orders bo
+            FROM pick_list_orders bo
             JOIN orders o ON o.id = bo.order_id
             JOIN order_lines l ON l.order_id = bo.order_id
             JOIN products p ON p.id = l.product_id
             LEFT JOIN stock st ON st.store_id = l.store_id AND st.product_id = l.product_id
             LEFT JOIN aisles a ON a.id = st.aisle_id
-            WHERE bo.batch_id = \(id.rawValue)
+            WHERE bo.pick_list_id = \(id.rawValue)
             ORDER BY l.order_id, l.product_id
             """, logger: logger)
         for try await row in lines.decode(
@@ -116,8 +116,8 @@ enum PickListQueries {
     static func open(in scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> [PickListSummary] {
         let rows = try await client.run(
             """
-            SELECT b.id, b.created_at, count(bo.order_id)::int FROM pick_batches b
-            LEFT JOIN pick_batch_orders bo ON bo.batch_id = b.id
+            SELECT b.id, b.created_at, count(bo.order_id)::int FROM pick_lists b
+            LEFT JOIN pick_list_orders bo ON bo.pick_list_id = b.id
             WHERE b.store_id = \(scope) AND b.status = 'open'
             GROUP BY b.id ORDER BY b.created_at, b.id
             """, logger: logger)
@@ -134,7 +134,7 @@ enum PickListQueries {
         _ id: PickListID, in scope: StoreScope, on connection: PostgresConnection, logger: Logger
     ) async throws -> String? {
         let rows = try await connection.run(
-            "SELECT status FROM pick_batches WHERE id = \(id.rawValue) AND store_id = \(scope) FOR UPDATE", logger: logger)
+            "SELECT status FROM pick_lists WHERE id = \(id.rawValue) AND store_id = \(scope) FOR UPDATE", logger: logger)
         var status: String?
         for try await value in rows.decode(String.self) { status = value }
         return status
@@ -148,7 +148,7 @@ enum PickListQueries {
             SELECT 1 FROM stock
             WHERE store_id = \(store.rawValue)
               AND product_id IN (SELECT l.product_id FROM order_lines l
-                                 JOIN pick_batch_orders bo ON bo.order_id = l.order_id WHERE bo.batch_id = \(id.rawValue))
+                                 JOIN pick_list_orders bo ON bo.order_id = l.order_id WHERE bo.pick_list_id = \(id.rawValue))
             ORDER BY product_id
             FOR UPDATE
             """, logger: logger)
@@ -157,8 +157,8 @@ enum PickListQueries {
     /// Closes the list: completed now, and its orders free to go on another list.
     static func markCompleted(_ id: PickListID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.run(
-            "UPDATE pick_batches SET status = 'completed', completed_at = now() WHERE id = \(id.rawValue)", logger: logger)
-        try await connection.run("UPDATE pick_batch_orders SET open = false WHERE batch_id = \(id.rawValue)", logger: logger)
+            "UPDATE pick_lists SET status = 'completed', completed_at = now() WHERE id = \(id.rawValue)", logger: logger)
+        try await connection.run("UPDATE pick_list_orders SET open = false WHERE pick_list_id = \(id.rawValue)", logger: logger)
     }
 
     /// Adds `quantity` to a line's picked count, never past what was ordered (guarded update),
@@ -172,7 +172,7 @@ enum PickListQueries {
         let states = try await connection.run(
             """
             SELECT o.status, coalesce(bo.open, false) FROM orders o
-            LEFT JOIN pick_batch_orders bo ON bo.order_id = o.id AND bo.batch_id = \(pickList.rawValue)
+            LEFT JOIN pick_list_orders bo ON bo.order_id = o.id AND bo.pick_list_id = \(pickList.rawValue)
             WHERE o.id = \(order.rawValue) AND o.store_id = \(store.rawValue)
             FOR NO KEY UPDATE OF o
             """, logger: logger)
@@ -193,7 +193,7 @@ enum PickListQueries {
         guard changed else { return .overPick }
         try await connection.run(
             """
-            INSERT INTO picks (store_id, batch_id, order_id, product_id, quantity, short, picked_by)
+            INSERT INTO picks (store_id, pick_list_id, order_id, product_id, quantity, short, picked_by)
             VALUES (\(store.rawValue), \(pickList.rawValue), \(order.rawValue), \(product.rawValue), \(quantity), \(short), \(picker.rawValue))
             """, logger: logger)
         return .recorded

@@ -52,7 +52,7 @@ struct PickListDriftTests {
             #expect(try await pick(app, list: shop.list, order: shop.order, product: shop.product, quantity: 1, by: shop.staff).status == .ok)
             // The desk packs it by hand (both units found), while it is still on the list.
             #expect(try await app.transition(shop.order, to: "packaged", by: shop.staff).status == .ok)
-            let onList = try await sql("SELECT open FROM pick_batch_orders WHERE order_id = $1", [shop.order], on: app.database)
+            let onList = try await sql("SELECT open FROM pick_list_orders WHERE order_id = $1", [shop.order], on: app.database)
             #expect(onList[0][0] == "f")
 
             let late = try await pick(app, list: shop.list, order: shop.order, product: shop.product, quantity: 0, short: true, by: shop.staff)
