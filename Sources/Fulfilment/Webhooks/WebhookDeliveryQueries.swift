@@ -33,7 +33,7 @@ enum WebhookDeliveryQueries {
     /// sent. `SKIP LOCKED` lets instances claim side by side without waiting on each other, and a
     /// claimed row is not due again until its lease runs out, so two instances never send the
     /// same attempt at once; a crash after sending only means it is sent again after the lease,
-    /// with the same `webhook-id`. The statement is `claim_webhook_deliveries` (migration 018).
+    /// with the same `webhook-id`. The statement is `claim_webhook_deliveries` (`sql/routines/claim_webhook_deliveries.sql`).
     ///
     /// Each secret is opened here (`WebhookSecrets`, with the data keys in scope), so a claimed
     /// delivery carries it plain to the sender and nowhere else. A delivery whose secret does not
@@ -42,7 +42,7 @@ enum WebhookDeliveryQueries {
     static func claim(
         limit: Int, lease: Duration, perEndpoint: Int, on client: PostgresClient, logger: Logger
     ) async throws -> [ClaimedDelivery] {
-        // At most `perEndpoint` in flight to one endpoint, over every instance (migration 026).
+        // At most `perEndpoint` in flight to one endpoint, over every instance (`claim_webhook_deliveries`).
         let rows = try await client.run(
             """
             SELECT * FROM claim_webhook_deliveries(\(Int32(clamping: limit)), \(lease.inSeconds), \(Int32(clamping: perEndpoint)))
