@@ -24,7 +24,7 @@ enum PickListQueries {
             SELECT o.id, o.number FROM orders o
             WHERE o.store_id = \(scope) AND o.status = 'pending'
               AND (NOT \(restrict) OR o.id = ANY(\(ids)))
-              AND NOT EXISTS (SELECT 1 FROM pick_list_orders b WHERE b.order_id = o.id AND b.open)
+              AND NOT EXISTS (SELECT 1 FROM pick_list_orders plo WHERE plo.order_id = o.id AND plo.open)
             ORDER BY o.pickup_slot_start NULLS LAST, o.created_at, o.id
             LIMIT \(limit)
             FOR UPDATE OF o SKIP LOCKED
@@ -60,9 +60,9 @@ enum PickListQueries {
         var pickList: PickListRecord?
         let head = try await connection.run(
             """
-            SELECT b.id, b.store_id, s.name, b.status, b.created_at, b.completed_at, c.time_zone
-            FROM pick_lists b JOIN stores s ON s.id = b.store_id LEFT JOIN store_calendars c ON c.store_id = b.store_id
-            WHERE b.id = \(id.rawValue) AND b.store_id = \(scope)
+            SELECT pl.id, pl.store_id, s.name, pl.status, pl.created_at, pl.completed_at, c.time_zone
+            FROM pick_lists pl JOIN stores s ON s.id = pl.store_id LEFT JOIN store_calendars c ON c.store_id = pl.store_id
+            WHERE pl.id = \(id.rawValue) AND pl.store_id = \(scope)
             """, logger: logger)
         for try await row in head.decode((UUID, UUID, String, String, Date, Date?, String?).self) {
             pickList = PickListRecord(
@@ -73,9 +73,9 @@ enum PickListQueries {
         guard var pickList else { return nil }
         let orders = try await connection.run(
             """
-            SELECT o.id, o.number, bo.tote, o.status, o.pickup_slot_start, o.pickup_slot_end
-            FROM pick_list_orders bo JOIN orders o ON o.id = bo.order_id
-            WHERE bo.pick_list_id = \(id.rawValue) ORDER BY bo.tote
+            SELECT o.id, o.number, plo.tote, o.status, o.pickup_slot_start, o.pickup_slot_end
+            FROM pick_list_orders plo JOIN orders o ON o.id = plo.order_id
+            WHERE plo.pick_list_id = \(id.rawValue) ORDER BY plo.tote
             """, logger: logger)
         for try await row in orders.decode((UUID, Int64, String, String, Date?, Date?).self) {
             let slot = row.4.flatMap { start in row.5.map { PickupSlot(start: start, end: $0) } }
@@ -86,13 +86,13 @@ enum PickListQueries {
             SELECT l.order_id, o.number, l.product_id, l.name, p.sku, p.barcode, l.quantity,
                    coalesce(l.picked_quantity, 0), l.picked_short,
                    a.code, a.name, a.walk_order, a.zone, st.bay, st.shelf
-            FROM pick_list_orders bo
-            JOIN orders o ON o.id = bo.order_id
-            JOIN order_lines l ON l.order_id = bo.order_id
+            FROM pick_list_orders plo
+            JOIN orders o ON o.id = plo.order_id
+            JOIN order_lines l ON l.order_id = plo.order_id
             JOIN products p ON p.id = l.product_id
             LEFT JOIN stock st ON st.store_id = l.store_id AND st.product_id = l.product_id
             LEFT JOIN aisles a ON a.id = st.aisle_id
-            WHERE bo.pick_list_id = \(id.rawValue)
+            WHERE plo.pick_list_id = \(id.rawValue)
             ORDER BY l.order_id, l.product_id
             """, logger: logger)
         for try await row in lines.decode(
@@ -116,10 +116,10 @@ enum PickListQueries {
     static func open(in scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> [PickListSummary] {
         let rows = try await client.run(
             """
-            SELECT b.id, b.created_at, count(bo.order_id)::int FROM pick_lists b
-            LEFT JOIN pick_list_orders bo ON bo.pick_list_id = b.id
-            WHERE b.store_id = \(scope) AND b.status = 'open'
-            GROUP BY b.id ORDER BY b.created_at, b.id
+            SELECT pl.id, pl.created_at, count(plo.order_id)::int FROM pick_lists pl
+            LEFT JOIN pick_list_orders plo ON plo.pick_list_id = pl.id
+            WHERE pl.store_id = \(scope) AND pl.status = 'open'
+            GROUP BY pl.id ORDER BY pl.created_at, pl.id
             """, logger: logger)
         var result: [PickListSummary] = []
         for try await row in rows.decode((UUID, Date, Int).self) {
@@ -148,7 +148,7 @@ enum PickListQueries {
             SELECT 1 FROM stock
             WHERE store_id = \(store.rawValue)
               AND product_id IN (SELECT l.product_id FROM order_lines l
-                                 JOIN pick_list_orders bo ON bo.order_id = l.order_id WHERE bo.pick_list_id = \(id.rawValue))
+                                 JOIN pick_list_orders plo ON plo.order_id = l.order_id WHERE plo.pick_list_id = \(id.rawValue))
             ORDER BY product_id
             FOR UPDATE
             """, logger: logger)
@@ -171,8 +171,8 @@ enum PickListQueries {
     ) async throws -> PickRecording {
         let states = try await connection.run(
             """
-            SELECT o.status, coalesce(bo.open, false) FROM orders o
-            LEFT JOIN pick_list_orders bo ON bo.order_id = o.id AND bo.pick_list_id = \(pickList.rawValue)
+            SELECT o.status, coalesce(plo.open, false) FROM orders o
+            LEFT JOIN pick_list_orders plo ON plo.order_id = o.id AND plo.pick_list_id = \(pickList.rawValue)
             WHERE o.id = \(order.rawValue) AND o.store_id = \(store.rawValue)
             FOR NO KEY UPDATE OF o
             """, logger: logger)

@@ -6,9 +6,9 @@ enum ToteQueries {
     static func totes(of order: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> [String] {
         let rows = try await connection.run(
             """
-            SELECT bo.tote FROM pick_list_orders bo JOIN pick_lists b ON b.id = bo.pick_list_id
-            WHERE bo.order_id = \(order.rawValue)
-            ORDER BY b.created_at DESC LIMIT 1
+            SELECT plo.tote FROM pick_list_orders plo JOIN pick_lists pl ON pl.id = plo.pick_list_id
+            WHERE plo.order_id = \(order.rawValue)
+            ORDER BY pl.created_at DESC LIMIT 1
             """, logger: logger)
         var totes: [String] = []
         for try await tote in rows.decode(String.self) { totes.append(tote) }
