@@ -20,7 +20,6 @@ public struct CatalogueImport: Sendable {
 
     public init(database: Database) { self.database = database }
 
-
     /// The columns, in any order; `sku`, `name`, `price` and `on_hand` are required.
     public static let columns = ["sku", "barcode", "name", "brand", "description", "category", "price", "on_hand",
                                  "min_supply", "aisle", "bay", "shelf", "minimum_age"]
