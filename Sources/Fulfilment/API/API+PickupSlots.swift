@@ -2,13 +2,14 @@ import Foundation
 import OpenAPIRuntime
 
 /// A store's pickup calendar (its managers set it, its staff read it; `AccessMiddleware` checks
-/// the store in the path), the public list of bookable slots, and a customer moving their order.
+/// the store in the path, and the caller's `StoreScope` is in the query too), the public list of
+/// bookable slots, and a customer moving their order.
 extension API {
     var pickupSlots: PickupSlots { PickupSlots(database: database) }
 
     func getStoreCalendar(_ input: Operations.GetStoreCalendar.Input) async throws -> Operations.GetStoreCalendar.Output {
         guard let store = StoreID(input.path.storeId) else { throw OrderError.storeNotFound }
-        let calendar = try await pickupSlots.calendar(store: store, logger: logger)
+        let calendar = try await pickupSlots.calendar(store: store, by: try Identity.required, logger: logger)
         return .ok(.init(body: .json(.init(calendar, store: store))))
     }
 
@@ -21,7 +22,8 @@ extension API {
             closures: (body.closures ?? []).map { .init(date: $0.date, reason: $0.reason) },
             slotMinutes: body.slotMinutes, capacity: body.capacity, leadMinutes: body.leadMinutes, horizonDays: body.horizonDays,
             graceMinutes: body.graceMinutes)
-        let calendar = try await pickupSlots.setCalendar(store: store, to: try StoreCalendar.validated(draft), logger: logger)
+        let calendar = try await pickupSlots.setCalendar(
+            store: store, to: try StoreCalendar.validated(draft), by: try Identity.required, logger: logger)
         return .ok(.init(body: .json(.init(calendar, store: store))))
     }
 

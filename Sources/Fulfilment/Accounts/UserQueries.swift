@@ -92,14 +92,15 @@ enum UserQueries {
     }
 
     /// Disables (or enables) a staff member or manager of `store`; nil when no such person works
-    /// there. The row is locked, so session starts that read it `FOR SHARE` wait for this.
+    /// there, or `store` is not the caller's (`scope`). The row is locked, so session starts that
+    /// read it `FOR SHARE` wait for this.
     static func setDisabled(
-        _ disabled: Bool, user id: UserID, store: StoreID, on connection: PostgresConnection, logger: Logger
+        _ disabled: Bool, user id: UserID, store: StoreID, scope: StoreScope, on connection: PostgresConnection, logger: Logger
     ) async throws -> User? {
         let rows = try await connection.run(
             """
             UPDATE users SET disabled_at = CASE WHEN \(disabled) THEN coalesce(disabled_at, now()) ELSE NULL END
-            WHERE id = \(id.rawValue) AND store_id = \(store.rawValue) AND role IN ('staff', 'manager')
+            WHERE id = \(id.rawValue) AND store_id = \(store.rawValue) AND store_id = \(scope) AND role IN ('staff', 'manager')
             RETURNING id, email, name, role, store_id, created_at, disabled_at
             """, logger: logger)
         for try await row in rows.decode(UserRow.self) { return user(row) }

@@ -63,4 +63,11 @@ enum CalendarQueries {
         for try await _ in rows { return true }
         return false
     }
+
+    /// Whether the store exists and is the caller's (`scope`): another store's is not found.
+    static func storeExists(_ store: StoreID, scope: StoreScope, on connection: some SQLRunner, logger: Logger) async throws -> Bool {
+        let rows = try await connection.run("SELECT 1 FROM stores WHERE id = \(store.rawValue) AND id = \(scope)", logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
 }

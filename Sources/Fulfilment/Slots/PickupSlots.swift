@@ -16,7 +16,18 @@ struct PickupSlots: Sendable {
         var remaining: Int
     }
 
-    func calendar(store: StoreID, logger: Logger) async throws -> StoreCalendar {
+    /// The calendar of `store`, for its staff: another store's is not found (the middleware has
+    /// refused them already; the scope in the query is the second lock).
+    func calendar(store: StoreID, by identity: Identity, logger: Logger) async throws -> StoreCalendar {
+        let scope = try StoreScope(staff: identity)
+        guard try await CalendarQueries.storeExists(store, scope: scope, on: database.client, logger: logger) else {
+            throw OrderError.storeNotFound
+        }
+        return try await calendar(store: store, logger: logger)
+    }
+
+    /// The calendar of `store`, for anyone (the public slot list): 404 `calendar_not_found` when it has none.
+    private func calendar(store: StoreID, logger: Logger) async throws -> StoreCalendar {
         guard try await CalendarQueries.storeExists(store, on: database.client, logger: logger) else { throw OrderError.storeNotFound }
         guard let calendar = try await CalendarQueries.calendar(store: store, on: database.client, logger: logger) else {
             throw SlotError.calendarNotFound
@@ -26,9 +37,12 @@ struct PickupSlots: Sendable {
 
     /// Replaces the store's calendar. Places already booked stay booked, whatever the new hours
     /// or capacity: a lower capacity only stops new bookings until enough are freed.
-    func setCalendar(store: StoreID, to calendar: StoreCalendar, logger: Logger) async throws -> StoreCalendar {
-        try await database.transaction(logger: logger) { connection in
-            guard try await CalendarQueries.storeExists(store, on: connection, logger: logger) else { throw OrderError.storeNotFound }
+    func setCalendar(store: StoreID, to calendar: StoreCalendar, by manager: Identity, logger: Logger) async throws -> StoreCalendar {
+        let scope = try StoreScope(staff: manager)
+        return try await database.transaction(logger: logger) { connection in
+            guard try await CalendarQueries.storeExists(store, scope: scope, on: connection, logger: logger) else {
+                throw OrderError.storeNotFound
+            }
             try await CalendarQueries.replace(store: store, with: calendar, on: connection, logger: logger)
             return calendar
         }
