@@ -95,11 +95,12 @@ public struct Migrator: Sendable {
     /// Applies the routines that are due in one transaction and returns them; a routine whose
     /// file is gone loses its record (dropping what it made is a numbered migration's work).
     ///
-    /// Function bodies are not checked as they are made (`check_function_bodies = off`), so a
-    /// function may call one applied after it. What PostgreSQL checks at once (a view, a trigger's
-    /// function, a `BEGIN ATOMIC` body) is applied in passes: a routine that fails for want of
-    /// another is tried again after the rest; one that fails in a pass where nothing succeeded
-    /// stops the run, rolled back whole, naming its file.
+    /// Bodies are checked as they are made (`check_function_bodies` stays on), so a typo in a
+    /// PL/pgSQL body stops the start instead of the first call. A routine may need another applied
+    /// after it (a SQL function or a view calling a new function, a trigger its function), so they
+    /// are applied in passes: one that fails is tried again after the rest, each in a savepoint;
+    /// one that fails in a pass where nothing succeeded stops the run, rolled back whole, naming
+    /// its file.
     private static func apply(_ routines: [Migration], on db: LibPQConnection) throws -> [Migration] {
         try db.execute(routinesTable)
         let schema = try db.execute("SELECT coalesce(max(version), 0) FROM schema_migrations")[0][0] ?? "0"
@@ -114,7 +115,7 @@ public struct Migrator: Sendable {
         guard !due.isEmpty || !gone.isEmpty else { return [] }
         var current: Migration?
         do {
-            try db.execute("BEGIN; SET LOCAL check_function_bodies = off")
+            try db.execute("BEGIN")
             var waiting = due
             while !waiting.isEmpty {
                 var failed: [(Migration, LibPQConnection.Failure)] = []

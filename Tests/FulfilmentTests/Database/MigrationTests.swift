@@ -191,18 +191,21 @@ struct MigrationTests {
         }
     }
 
-    @Test("a failing routine rolls back every routine of its run and names its file; the migrations before it stay")
-    func failingRoutine() async throws {
+    @Test("a failing routine rolls back every routine of its run and names its file; the migrations before it stay", arguments: [
+        ("CREATE OR REPLACE FUNCTION t_broken() RETURNS bigint LANGUAGE sql AS $$ SELECT 1 $$; SELECT * FROM missing_table;", "missing_table"),
+        // A PL/pgSQL body is checked as it is made, not at its first call.
+        ("CREATE OR REPLACE FUNCTION t_broken() RETURNS bigint LANGUAGE plpgsql AS $$ BEGIN RETURN 1 END $$;", "syntax error"),
+    ])
+    func failingRoutine(_ broken: String, _ complaint: String) async throws {
         let dir = try routineFolder()
-        try write("CREATE OR REPLACE FUNCTION t_broken() RETURNS bigint LANGUAGE sql AS $$ SELECT 1 $$; SELECT * FROM missing_table;",
-                  to: "routines/t_broken.sql", in: dir)
+        try write(broken, to: "routines/t_broken.sql", in: dir)
         try await withTestDatabase(empty: true) { db in
             let error = await #expect(throws: MigrationError.self) {
                 try await Migrator(connection: db, migrations: try Migration.load(from: dir)).migrate(logger: logger)
             }
             guard case .failed(let file, let message) = error else { Issue.record("expected .failed, got \(String(describing: error))"); return }
             #expect(file == "routines/t_broken")
-            #expect(message.contains("missing_table"))
+            #expect(message.contains(complaint), "\(message)")
             let migrations = try await sql("SELECT version FROM schema_migrations", on: db)
             #expect(migrations == [["1"]])
             let routines = try await sql("SELECT count(*) FROM schema_routines", on: db)

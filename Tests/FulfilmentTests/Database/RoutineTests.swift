@@ -83,7 +83,7 @@ struct RoutineTests {
         try await withTestDatabase { db in
             let (before, after) = try await Migrator.offloaded {
                 let connection = try LibPQConnection(db)
-                try connection.execute("BEGIN; SET LOCAL check_function_bodies = off; SET LOCAL client_min_messages = warning")
+                try connection.execute("BEGIN; SET LOCAL client_min_messages = warning")
                 let before = try connection.execute(Self.inventory)
                 for routine in routines { try connection.execute(routine.sql) }
                 let after = try connection.execute(Self.inventory)
