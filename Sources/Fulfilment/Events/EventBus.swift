@@ -197,7 +197,7 @@ public final class EventBus: Service, Sendable {
         for await _ in wakes {
             let (stores, sweep) = state.withLock { state in
                 defer { (state.toNumber, state.sweep) = ([], false) }
-                return (Array(state.toNumber.map(\.rawValue)), state.sweep)
+                return (Array(state.toNumber), state.sweep)
             }
             do {
                 try await EventQueries.number(stores: stores, andLeftovers: sweep, on: database.client, logger: logger)

@@ -60,12 +60,12 @@ enum EventQueries {
 
     /// Numbers the committed, unnumbered events of `stores` (and, with `andLeftovers`, of every
     /// store that has any) with `number_events` (`sql/routines/number_events.sql`), in one statement.
-    static func number(stores: [UUID], andLeftovers: Bool, on client: PostgresClient, logger: Logger) async throws {
+    static func number(stores: [StoreID], andLeftovers: Bool, on client: PostgresClient, logger: Logger) async throws {
         guard !stores.isEmpty || andLeftovers else { return }
         try await client.run(
             """
             SELECT number_events(s.id) FROM (
-                SELECT unnest(\(stores)::uuid[]) AS id
+                SELECT unnest(\(stores.map(\.rawValue))::uuid[]) AS id
                 UNION
                 SELECT DISTINCT e.store_id FROM events e WHERE \(andLeftovers) AND e.sequence IS NULL
             ) s

@@ -28,7 +28,7 @@ struct EventStream: Sendable {
     /// A stream's claim on its session: one of the session's `perSession` places, renewed with
     /// each heartbeat; a place not renewed for three heartbeats (an instance that died) is free.
     struct Lease: Sendable {
-        let id: UUID
+        let id: EventStreamID
         let session: SessionID
         let deadline: Date
     }
@@ -36,7 +36,7 @@ struct EventStream: Sendable {
     /// Takes one of `identity`'s session's places, or refuses: `429 too_many_streams` when the
     /// session has all its streams open, 401 when the session is no longer live.
     func open(for identity: Identity, logger: Logger) async throws -> Lease {
-        let id = UUID()
+        let id = EventStreamID(UUID())
         let (opened, deadline) = try await EventStreamQueries.open(
             id, session: identity.sessionID, cap: perSession, staleAfter: heartbeat * 3 + .seconds(5), lifetime: lifetime,
             on: database.client, logger: logger)
