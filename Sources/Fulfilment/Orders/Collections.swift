@@ -4,10 +4,13 @@ import PostgresNIO
 import QRReceipt
 
 /// The scan at the desk: a customer shows their QR, staff of the token's store hand the order
-/// over. The signature is checked first (no database work for a forged token), then, in one
-/// transaction, the order is completed (who, when), the token marked used and the reserved
-/// stock turned into sold stock. A second scan never completes twice: the order row is locked
-/// and re-checked, so it answers `already_collected`.
+/// over. The signature is checked first (a forged token names no order: the first statement
+/// then only resolves the caller, whose refusal comes first), then `collect_order`, in one
+/// statement, completes the order (who, when), marks the token used and turns the reserved
+/// stock into sold stock. A second scan never completes twice: the order row is locked and
+/// re-checked, so it answers `already_collected`. The token's store is compared with the
+/// caller's `StoreScope`: another store's genuine token is `wrong_store` (403), and the scope
+/// is the store `collect_order` checks again under its locks.
 struct Collections: Sendable {
     let database: Database
     let verifier: PickupTokenVerifier
