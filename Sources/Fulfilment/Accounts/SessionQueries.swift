@@ -2,22 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// What a presented token turned out to be.
-enum SessionLookup: Sendable, Equatable {
-    case live(Identity)
-    /// A real session that went idle too long or outlived its maximum age.
-    case expired
-    /// No such session, or it was ended (logout, a disabled account, a password change).
-    case unknown
-}
-
-/// Why a session was ended, as `sessions.ended_reason` records it.
-enum SessionEnd: String, Sendable {
-    case logout
-    case disabled
-    case passwordChanged = "password_changed"
-}
-
 /// The SQL of the sessions table.
 enum SessionQueries {
     /// Starts a session for a user who is not disabled; false when they are. The user's row is

@@ -2,14 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// One event as the outbox holds it: its place in its store's sequence and the JSON every
-/// subscriber receives (`event_json`, the same text a webhook delivery signs).
-struct OutboxEvent: Sendable, Equatable {
-    var sequence: Int64
-    var type: String
-    var json: String
-}
-
 /// The SQL of reading the outbox.
 enum EventQueries {
     /// Which events a stream follows: a whole store's, or one order's.

@@ -2,30 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// An attempt the dispatcher has claimed: everything it needs to send it, read in the claim.
-struct ClaimedDelivery: Sendable {
-    var id: WebhookDeliveryID
-    var endpoint: WebhookEndpointID
-    var eventID: EventID
-    /// This attempt's number (1 for the first).
-    var attempt: Int
-    var url: String
-    /// Never logged.
-    var secret: String
-    /// `event_json(e)`: the exact bytes sent and signed.
-    var body: String
-}
-
-/// How an attempt ended, as recorded.
-enum DeliveryOutcome: Sendable, Equatable {
-    /// A 2xx in time.
-    case succeeded(code: Int)
-    /// Any other status (a 3xx included: redirects are not followed), with the start of its body.
-    case rejected(code: Int, excerpt: String)
-    /// No response: refused, reset, timed out, a bad URL.
-    case unreachable(String)
-}
-
 /// The SQL of deliveries: the dispatcher's claim and records, and what managers read and redo.
 enum WebhookDeliveryQueries {
     /// Claims up to `limit` due deliveries of enabled endpoints in one short transaction of its

@@ -140,7 +140,3 @@ public enum WebhookSecretStorage {
     }
 }
 
-extension Data {
-    /// Lower-case hexadecimal, as PostgreSQL's `decode(..., 'hex')` reads it.
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
-}
