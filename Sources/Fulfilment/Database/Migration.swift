@@ -33,6 +33,16 @@ public struct Migration: Sendable, Equatable {
     /// A routine's name as `schema_routines` records it (the name without `routines/`).
     var routineName: String { String(name.dropFirst(Self.routinesFolder.count + 1)) }
 
+    /// What a routine defines, as `kind name` (`function place_order`, `trigger sessions_ended`).
+    var object: String {
+        let kind = switch kind {
+        case .numbered, .function: "function"
+        case .view: "view"
+        case .trigger: "trigger"
+        }
+        return "\(kind) \(routineName.prefix { $0 != "." })"
+    }
+
     /// SHA-256 of the file's bytes, hex. A landed migration must never change; a routine is
     /// applied again when it does.
     public var checksum: String {

@@ -5,12 +5,12 @@ import Logging
 /// `schema_migrations`; then the routines that are due, together in one transaction, recorded in
 /// `schema_routines`.
 ///
-/// A routine is due when its file changed since it was last applied, or when a numbered migration
-/// has landed since then: a migration may have dropped it (a function whose return type changes
-/// is dropped by a numbered migration and made again by its routine file; `DROP ... CASCADE`
-/// takes triggers and views with it). Routines are applied after every numbered migration, so a
-/// numbered migration can only use functions that exist at its number: one it needs must not be
-/// new in a routine file alone.
+/// A routine is due when its file changed since it was last applied, or when what it defines is
+/// not in the database: a numbered migration may have dropped it (a function whose return type
+/// changes is dropped by a numbered migration and made again by its routine file; `DROP ...
+/// CASCADE` takes triggers and views with it). Routines are applied after every numbered
+/// migration, so a numbered migration can only use functions that exist at its number: one it
+/// needs must not be new in a routine file alone.
 ///
 /// Safe to run from several instances at once: the whole run holds a PostgreSQL advisory
 /// lock, so the second instance waits and then finds nothing to do.
@@ -84,12 +84,18 @@ public struct Migrator: Sendable {
 
     static let routinesTable = """
         CREATE TABLE IF NOT EXISTS schema_routines (
-            name            text PRIMARY KEY,
-            checksum        text NOT NULL,
-            -- The newest numbered migration when it was applied: a later one may have dropped it.
-            schema_version  integer NOT NULL,
-            applied_at      timestamptz NOT NULL DEFAULT now()
+            name        text PRIMARY KEY,
+            checksum    text NOT NULL,
+            applied_at  timestamptz NOT NULL DEFAULT now()
         );
+        """
+
+    /// The functions, views and triggers in `public`, as `kind name` (a routine's `object`).
+    static let definedObjects = """
+        SELECT 'function ' || p.proname FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
+        UNION SELECT 'view ' || c.relname FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('v', 'm')
+        UNION SELECT 'trigger ' || t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+              WHERE c.relnamespace = 'public'::regnamespace AND NOT t.tgisinternal
         """
 
     /// Applies the routines that are due in one transaction and returns them; a routine whose
@@ -103,14 +109,10 @@ public struct Migrator: Sendable {
     /// its file.
     private static func apply(_ routines: [Migration], on db: LibPQConnection) throws -> [Migration] {
         try db.execute(routinesTable)
-        let schema = try db.execute("SELECT coalesce(max(version), 0) FROM schema_migrations")[0][0] ?? "0"
-        var recorded: [String: (checksum: String, schema: String)] = [:]
-        for row in try db.execute("SELECT name, checksum, schema_version FROM schema_routines") {
-            recorded[row[0]!] = (row[1]!, row[2]!)
-        }
-        let due = routines.filter { routine in
-            recorded[routine.routineName].map { $0.checksum != routine.checksum || $0.schema != schema } ?? true
-        }
+        var recorded: [String: String] = [:]
+        for row in try db.execute("SELECT name, checksum FROM schema_routines") { recorded[row[0]!] = row[1]! }
+        let present = Set(try db.execute(definedObjects).compactMap { $0[0] })
+        let due = routines.filter { recorded[$0.routineName] != $0.checksum || !present.contains($0.object) }
         let gone = Set(recorded.keys).subtracting(routines.map(\.routineName)).sorted()
         guard !due.isEmpty || !gone.isEmpty else { return [] }
         var current: Migration?
@@ -139,11 +141,10 @@ public struct Migrator: Sendable {
                 current = routine
                 try db.execute(
                     """
-                    INSERT INTO schema_routines (name, checksum, schema_version) VALUES ($1, $2, $3)
-                    ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum,
-                        schema_version = EXCLUDED.schema_version, applied_at = now()
+                    INSERT INTO schema_routines (name, checksum) VALUES ($1, $2)
+                    ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum, applied_at = now()
                     """,
-                    parameters: [routine.routineName, routine.checksum, schema])
+                    parameters: [routine.routineName, routine.checksum])
             }
             current = nil
             for name in gone {

@@ -36,7 +36,7 @@ struct SchemaUpgradeTests {
                 let bookkeeping = """
                     SELECT string_agg(version || ' ' || name || ' ' || checksum, ', ' ORDER BY version) FROM schema_migrations
                     UNION ALL
-                    SELECT string_agg(name || ' ' || checksum || ' ' || schema_version, ', ' ORDER BY name) FROM schema_routines
+                    SELECT string_agg(name || ' ' || checksum, ', ' ORDER BY name) FROM schema_routines
                     """
                 #expect(try await sql(bookkeeping, on: fresh) == (try await sql(bookkeeping, on: upgraded)))
             }
