@@ -48,7 +48,8 @@ struct Webhooks: Sendable {
     }
 
     func list(by identity: Identity, limit: Int, cursor: String?, logger: Logger) async throws -> Page<WebhookEndpoint> {
-        try await WebhookQueries.list(scope: try StoreScope(managerOrAdmin: identity), limit: limit, cursor: cursor, on: database.client, logger: logger)
+        let scope = try StoreScope(managerOrAdmin: identity)
+        return try await WebhookQueries.list(scope: scope, limit: limit, cursor: cursor, on: database.client, logger: logger)
     }
 
     func endpoint(_ id: WebhookEndpointID, by identity: Identity, logger: Logger) async throws -> WebhookEndpoint {

@@ -181,7 +181,7 @@ import Testing
         return digests
     }
 
-    @Test("staff and a manager of store B are refused (403) or find nothing (404) on every store-scoped operation on store A's objects, and nothing changes")
+    @Test("staff and a manager of store B are refused (403) or find nothing (404) on every store-scoped operation on A's objects, changing nothing")
     func otherStoreReachesNothing() async throws {
         let operations = Self.contractOperations().filter { operation in
             AccessPolicy.operations[operation.id].map(Self.storeScoped.contains) ?? false
@@ -194,7 +194,9 @@ import Testing
         try await withApp { app in
             let a = try await StoreA.make(app)
             let storeB = try await app.createStore(code: "B-\(UInt16.random(in: 1000...9999))", name: "Store B")
-            let callers = [("staff", try await app.signIn(role: .staff, store: storeB)), ("manager", try await app.signIn(role: .manager, store: storeB))]
+            let callers = [
+                ("staff", try await app.signIn(role: .staff, store: storeB)), ("manager", try await app.signIn(role: .manager, store: storeB)),
+            ]
 
             // Each call is filled in before any is sent: an unknown parameter or a missing body fails here.
             var calls: [(ContractOperation, String, JSONValue?)] = []
