@@ -44,7 +44,8 @@ BEGIN
 
     SELECT array_agg(i.product_id ORDER BY i.product_id), array_agg(p.name ORDER BY i.product_id),
            array_agg(p.price_amount ORDER BY i.product_id), array_agg(i.quantity ORDER BY i.product_id),
-           array_agg(coalesce(minimum_age_at(p_store, i.product_id), 0) ORDER BY i.product_id),  -- 0: none (an answer only; the trigger records the lines' own)
+           -- 0: none (an answer only; the trigger records the lines' own)
+           array_agg(coalesce(minimum_age_at(p_store, i.product_id), 0) ORDER BY i.product_id),
            (array_agg(i.product_id ORDER BY i.product_id) FILTER (WHERE p.discontinued))[1],
            sum(p.price_amount::numeric * i.quantity)
       INTO product_ids, names, unit_prices, quantities, minimum_ages, v_discontinued, v_sum
