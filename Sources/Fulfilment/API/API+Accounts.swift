@@ -29,7 +29,8 @@ extension API {
         guard let store = StoreID(input.path.storeId) else { throw AccountError.storeNotFound }
         let role: Role = body.role == .manager ? .manager : .staff
         let user = try await accounts.createStoreAccount(
-            email: body.email, name: body.name, password: body.password, role: role, store: store, logger: logger)
+            email: body.email, name: body.name, password: body.password, role: role, store: store, by: try Identity.required,
+            logger: logger)
         return .created(.init(body: .json(.init(user))))
     }
 

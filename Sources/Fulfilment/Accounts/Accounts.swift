@@ -113,17 +113,37 @@ public struct Accounts: Sendable {
         try await SessionQueries.end(identity.sessionID, reason: .logout, on: database.client, logger: logger)
     }
 
-    /// Creates a staff member or manager of `store` (by a manager of it, or the CLI).
+    /// Creates a staff member or manager of `store` (the command line, which acts for no caller).
     public func createStoreAccount(
         email: String, name: String, password: String, role: Role, store: StoreID, logger: Logger
+    ) async throws -> User {
+        try await createStoreAccount(email: email, name: name, password: password, role: role, store: store, scope: nil, logger: logger)
+    }
+
+    /// Creates a staff member or manager of `store` for one of its managers: another store is not
+    /// found (404), the manager's `StoreScope` bound into the store's lookup.
+    func createStoreAccount(
+        email: String, name: String, password: String, role: Role, store: StoreID, by manager: Identity, logger: Logger
+    ) async throws -> User {
+        let scope = try StoreScope(staff: manager)
+        return try await createStoreAccount(
+            email: email, name: name, password: password, role: role, store: store, scope: scope, logger: logger)
+    }
+
+    private func createStoreAccount(
+        email: String, name: String, password: String, role: Role, store: StoreID, scope: StoreScope?, logger: Logger
     ) async throws -> User {
         guard role.worksInStore else { throw AccountError.invalidRole }
         let email = try AccountRules.email(email)
         let name = try AccountRules.name(name)
         try AccountRules.password(password)
-        guard try await UserQueries.storeExists(store, on: database.client, logger: logger) else {
-            throw AccountError.storeNotFound
-        }
+        let exists =
+            if let scope {
+                try await UserQueries.storeExists(store, scope: scope, on: database.client, logger: logger)
+            } else {
+                try await UserQueries.storeExists(store, on: database.client, logger: logger)
+            }
+        guard exists else { throw AccountError.storeNotFound }
         let hash = try await hasher.hash(password)
         return try await database.transaction(logger: logger) { connection in
             try await UserQueries.insert(email: email, name: name, passwordHash: hash, role: role, storeID: store, on: connection, logger: logger)

@@ -100,6 +100,13 @@ enum UserQueries {
         for try await _ in rows { return true }
         return false
     }
+
+    /// Whether the store exists and is the caller's (`scope`): another store is not found.
+    static func storeExists(_ id: StoreID, scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> Bool {
+        let rows = try await client.run("SELECT 1 FROM stores WHERE id = \(id.rawValue) AND id = \(scope)", logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
 }
 
 extension UserQueries {
