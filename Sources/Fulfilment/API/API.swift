@@ -4,8 +4,10 @@ import OpenAPIRuntime
 import QRReceipt
 
 /// The implementation of the OpenAPI contract (`openapi.yaml`). One extension per route
-/// group (`API+Health.swift`, ...); domain rules live in the domain types, SQL in the
-/// per-aggregate query files.
+/// group (`API+Health.swift`, ...), each giving its domain service as a computed property
+/// (`var webhooks: Webhooks`). A request takes one path: handler (HTTP in and out) → domain
+/// service (a struct holding `Database`: rules, the caller's `StoreScope`, transactions,
+/// domain errors) → `*Queries` (bound SQL, the only place SQL is written).
 struct API: APIProtocol {
     let database: Database
     let migrations: [Migration]
