@@ -1,11 +1,14 @@
 import Foundation
 import OpenAPIRuntime
 
+/// The ready message again (its order's store's staff), and live streams of the outbox's events.
 extension API {
+    var readyNotifications: ReadyNotifications { ReadyNotifications(database: database) }
+
     func notifyOrderReady(_ input: Operations.NotifyOrderReady.Input) async throws -> Operations.NotifyOrderReady.Output {
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
         let identity = try Identity.required
-        let order = try await ReadyNotifications(database: database).resend(order: id, by: identity, logger: logger)
+        let order = try await readyNotifications.resend(order: id, by: identity, logger: logger)
         return .ok(.init(body: .json(.init(order, for: identity))))
     }
 
