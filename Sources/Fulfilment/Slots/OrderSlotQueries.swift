@@ -6,21 +6,11 @@ import QRReceipt
 /// The SQL of moving an order to another pickup slot (`PickupSlots.move`): the order's row,
 /// locked, and its new slot and pickup token.
 enum OrderSlotQueries {
-    /// What a move needs of the order, read with its row locked.
-    struct LockedOrder: Sendable {
-        var store: StoreID
-        var status: OrderStatus
-        /// The start of the slot it holds; nil when it holds none.
-        var slotStart: Date?
-        /// The store's number in pickup tokens.
-        var tokenNumber: UInt32
-    }
-
     /// `customer`'s own order `id`, its row locked `FOR UPDATE` so two moves of one order run one
     /// after the other; nil when there is no such order of theirs (another's is not found).
     static func lockOwnOrder(
         _ id: OrderID, customer: UserID, on connection: PostgresConnection, logger: Logger
-    ) async throws -> LockedOrder? {
+    ) async throws -> MovingOrder? {
         let rows = try await connection.run(
             """
             SELECT o.store_id, o.status, o.pickup_slot_start, s.token_number
@@ -29,7 +19,7 @@ enum OrderSlotQueries {
             FOR UPDATE OF o
             """, logger: logger)
         for try await (store, status, start, number) in rows.decode((UUID, String, Date?, Int32).self) {
-            return LockedOrder(
+            return MovingOrder(
                 store: StoreID(store), status: OrderStatus(rawValue: status) ?? .pending, slotStart: start, tokenNumber: UInt32(number))
         }
         return nil

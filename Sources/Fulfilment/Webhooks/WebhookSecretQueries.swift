@@ -55,19 +55,12 @@ enum WebhookSecretQueries {
         }
     }
 
-    /// Every endpoint's secret as stored: plain, or sealed under a data key.
-    struct StoredSecret {
-        var endpoint: WebhookEndpointID
-        var plain: String?
-        var keyID: Int
-        var sealed: Data
-    }
-
-    static func allSecrets(_ db: LibPQConnection) throws -> [StoredSecret] {
+    /// Every endpoint's secret as stored, in endpoint order.
+    static func allSecrets(_ db: LibPQConnection) throws -> [StoredWebhookSecret] {
         try db.execute("SELECT id, secret, secret_key_id, encode(secret_sealed, 'base64') FROM webhook_endpoints ORDER BY id")
             .compactMap { row in
                 guard let id = row[0].flatMap({ text in WebhookEndpointID(text) }) else { return nil }
-                return StoredSecret(
+                return StoredWebhookSecret(
                     endpoint: id, plain: row[1], keyID: Int(row[2] ?? "") ?? 0,
                     sealed: row[3].flatMap { Data(base64Encoded: $0, options: .ignoreUnknownCharacters) } ?? Data())
             }
