@@ -80,8 +80,7 @@ enum AccountError: Error, APIErrorConvertible, Equatable, DatabaseErrorMapping {
         case .cannotDisableSelf:
             APIError(.conflict, "cannot_disable_self", "A manager cannot disable their own account.")
         case .notRecorded: .internal
-        case .inField(let error, let field):
-            { var renamed = error.apiError; renamed.details?["field"] = .string(field); return renamed }()
+        case .inField(let error, let field): error.apiError.naming(field: field)
         }
     }
 }

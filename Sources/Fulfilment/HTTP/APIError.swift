@@ -33,6 +33,13 @@ public struct APIError: Error, Sendable, Equatable {
         APIError(.unprocessableContent, "invalid_field", message, details: ["field": .string(field)])
     }
 
+    /// The same error reported against another field of the request (when it names one).
+    func naming(field: String) -> APIError {
+        var renamed = self
+        renamed.details?["field"] = .string(field)
+        return renamed
+    }
+
     static let `internal` = APIError(.internalServerError, "internal_error", "Something went wrong on our side.")
 
     /// The JSON body of the envelope.
