@@ -24,21 +24,25 @@ extension API {
     func setProductMinimumAge(_ input: Operations.SetProductMinimumAge.Input) async throws -> Operations.SetProductMinimumAge.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let product = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        let age = try await MinimumAges(database: database).setChainWide(body.minimumAge, product: product, logger: logger)
+        let age = try await minimumAges.setChainWide(body.minimumAge, product: product, logger: logger)
         return .ok(.init(body: .json(.init(minimumAge: age))))
     }
 
     func getStoreMinimumAge(_ input: Operations.GetStoreMinimumAge.Input) async throws -> Operations.GetStoreMinimumAge.Output {
-        let store = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
+        // The store in the path is the caller's (`AccessMiddleware` refused any other with 403);
+        // the query binds the caller's own store, taken from who they are.
+        _ = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
         let product = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        return .ok(.init(body: .json(.init(try await MinimumAges(database: database).at(store, product: product, logger: logger)))))
+        let scope = try StoreScope(staff: Identity.required)
+        return .ok(.init(body: .json(.init(try await minimumAges.at(scope, product: product, logger: logger)))))
     }
 
     func setStoreMinimumAge(_ input: Operations.SetStoreMinimumAge.Input) async throws -> Operations.SetStoreMinimumAge.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        let store = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
+        _ = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
         let product = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        let ages = try await MinimumAges(database: database).setForStore(body.minimumAge, product: product, store: store, logger: logger)
+        let scope = try StoreScope(staff: Identity.required)
+        let ages = try await minimumAges.setForStore(body.minimumAge, product: product, in: scope, logger: logger)
         return .ok(.init(body: .json(.init(ages))))
     }
 }

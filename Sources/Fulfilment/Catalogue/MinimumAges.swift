@@ -35,23 +35,3 @@ struct MinimumAges: Sendable {
         return outcome
     }
 }
-
-extension MinimumAges {
-    /// The caller's scope for a store route: `AccessMiddleware` has refused a path naming
-    /// another store, so the store in the path is the caller's; anything else is not found.
-    private func scope(for store: StoreID) throws -> StoreScope {
-        let scope = try StoreScope(staff: Identity.required)
-        guard scope.store == store else { throw CatalogueError.storeNotFound }
-        return scope
-    }
-
-    @available(*, deprecated, message: "Take the caller's store: at(StoreScope(staff: identity), product:logger:)")
-    func at(_ store: StoreID, product: ProductID, logger: Logger) async throws -> ProductMinimumAge {
-        try await at(try scope(for: store), product: product, logger: logger)
-    }
-
-    @available(*, deprecated, message: "Take the caller's store: setForStore(_:product:in: StoreScope(staff: identity), logger:)")
-    func setForStore(_ age: Int?, product: ProductID, store: StoreID, logger: Logger) async throws -> ProductMinimumAge {
-        try await setForStore(age, product: product, in: try scope(for: store), logger: logger)
-    }
-}

@@ -5,8 +5,6 @@ import PostgresNIO
 /// The SQL of carts and cart items. A cart belongs to a customer and names one store; its
 /// lines are kept when the store changes.
 enum CartQueries {
-    /// `Cart.maximumQuantity`, for the pick lists that still read it here.
-    static var maximumQuantity: Int { Cart.maximumQuantity }
 
     static func cart(customer: UserID, on connection: some SQLRunner, logger: Logger) async throws -> Cart {
         // The cart's store, or else the store the customer chose for browsing; then one row per

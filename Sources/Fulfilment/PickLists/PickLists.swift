@@ -72,7 +72,7 @@ struct PickLists: Sendable {
         on id: PickListID, order: OrderID, productID: ProductID?, barcode: String?, quantity: Int, short: Bool,
         in scope: StoreScope, by identity: Identity, logger: Logger
     ) async throws -> PickOutcome {
-        guard (0...CartQueries.maximumQuantity).contains(quantity) else { throw PickListError.invalidQuantity }
+        guard (0...Cart.maximumQuantity).contains(quantity) else { throw PickListError.invalidQuantity }
         let pickList = try await pickList(id, in: scope, logger: logger)
         guard pickList.isOpen else { throw PickListError.closed }
         let route = try pickList.route()

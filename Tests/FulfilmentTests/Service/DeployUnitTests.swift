@@ -11,6 +11,7 @@ import TestSupport
 @Suite("deploy/: the systemd units match `fulfilment serve --help`, `backup --help` and the README")
 struct DeployUnitTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let deploy = root.appendingPathComponent("deploy")
 
     /// A unit file's `Key=value` lines, by key, in order (comments and sections dropped).
