@@ -10,14 +10,21 @@ DATA_DIR ?= .fulfilment/postgres
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: run test build deps deps-test clean bench
+.PHONY: run test lint format build deps deps-test clean bench
 
 run: deps build
 	.build/debug/fulfilment serve --demo --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
 
-test: deps deps-test
+test: deps deps-test lint
 	scripts/test
 	scripts/contract-fuzz
+
+# One format (`.swift-format`): `make format` rewrites, `make test` refuses what it would change.
+lint:
+	swift format lint --strict --recursive Sources Tests Package.swift
+
+format:
+	swift format format --in-place --recursive Sources Tests Package.swift
 
 build:
 	swift build --product fulfilment

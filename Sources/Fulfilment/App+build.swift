@@ -25,14 +25,17 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
         perSession: configuration.eventStreamsPerSession)
     guard configuration.trustedProxies.invalid.isEmpty else {
         throw ConfigurationError(
-            "FULFILMENT_TRUSTED_PROXIES: \(configuration.trustedProxies.invalid.joined(separator: ", ")) is not an address or CIDR block (such as 10.0.0.0/8)")
+            "FULFILMENT_TRUSTED_PROXIES: \(configuration.trustedProxies.invalid.joined(separator: ", ")) is not an address or CIDR block (such as 10.0.0.0/8)"
+        )
     }
     let metrics = MetricsEndpoint(token: configuration.metricsToken, host: configuration.host)
     if metrics.access == .off {
         logger.notice(
-            "GET /metrics is off: the service listens on \(configuration.host), beyond this machine, and FULFILMENT_METRICS_TOKEN is not set; set it to serve the metrics to Authorization: Bearer <token>")
+            "GET /metrics is off: the service listens on \(configuration.host), beyond this machine, and FULFILMENT_METRICS_TOKEN is not set; set it to serve the metrics to Authorization: Bearer <token>"
+        )
     }
-    let router = try buildRouter(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events,
+    let router = try buildRouter(
+        database: database, migrations: migrations, keys: keys, accounts: accounts, events: events,
         dataKeys: dataKeys, webhookSecret: configuration.webhookSecret, health: health, metrics: metrics,
         trustedProxies: configuration.trustedProxies, secureCookies: configuration.secureCookies, clock: configuration.clock,
         webhookAllowPrivate: configuration.webhookDispatch.allowPrivate)
@@ -86,7 +89,8 @@ func buildRouter(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
-    let api = API(database: database, migrations: migrations, keys: keys, accounts: accounts, events: events, dataKeys: dataKeys, clock: clock,
+    let api = API(
+        database: database, migrations: migrations, keys: keys, accounts: accounts, events: events, dataKeys: dataKeys, clock: clock,
         webhookAllowPrivate: webhookAllowPrivate)
     let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
     // Compact JSON with sorted keys (the same bytes for the same answer): the generator's default

@@ -65,7 +65,8 @@ public struct AppConfiguration: Sendable {
     /// Whether the console's session cookie is marked `Secure`: set `FULFILMENT_SECURE_COOKIES=1`
     /// when browsers reach the service over HTTPS (a TLS proxy in front), so the cookie never
     /// travels in clear. Off by default because `make run` serves plain HTTP on loopback.
-    public var secureCookies: Bool = ["1", "true", "yes"].contains(ProcessInfo.processInfo.environment["FULFILMENT_SECURE_COOKIES"]?.lowercased() ?? "")
+    public var secureCookies: Bool = ["1", "true", "yes"].contains(
+        ProcessInfo.processInfo.environment["FULFILMENT_SECURE_COOKIES"]?.lowercased() ?? "")
 
     /// What time it is: the lead time and horizon of pickup slots are measured from it. Tests
     /// set a fixed moment so slot rules do not depend on when they run.

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Fulfilment
 import Foundation
+import Fulfilment
 import Logging
 
 /// `fulfilment backup --to FILE`: a consistent pg_dump archive of the embedded or external

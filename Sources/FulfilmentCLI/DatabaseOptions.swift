@@ -1,15 +1,18 @@
 import ArgumentParser
-import Fulfilment
 import Foundation
+import Fulfilment
 import Logging
 
 /// Which database to use: `--database-url`/`DATABASE_URL` (any libpq form) or the `PG*`
 /// variables; with none of them, the embedded cluster under `--data-dir`.
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("database-url"), help: "PostgreSQL connection string (URI or key=value), as psql accepts. Env: DATABASE_URL. Unset: the embedded cluster.")
+    @Option(
+        name: .customLong("database-url"),
+        help: "PostgreSQL connection string (URI or key=value), as psql accepts. Env: DATABASE_URL. Unset: the embedded cluster.")
     var databaseURL: String?
 
-    @Option(name: .customLong("data-dir"), help: "Folder of the embedded PostgreSQL cluster. Env: FULFILMENT_DATA_DIR. Default: ./.fulfilment/postgres")
+    @Option(
+        name: .customLong("data-dir"), help: "Folder of the embedded PostgreSQL cluster. Env: FULFILMENT_DATA_DIR. Default: ./.fulfilment/postgres")
     var dataDir: String?
 
     var resolvedDataDir: URL {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Fulfilment
 import Foundation
+import Fulfilment
 import Logging
 
 @main
@@ -8,7 +8,10 @@ struct FulfilmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fulfilment",
         abstract: "Click-and-collect order fulfilment: the service and its tools.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, Postgres.self, Keys.self, UserCommand.self, StoreCommand.self, Import.self, BackupCommand.self, RestoreCommand.self],
+        subcommands: [
+            Serve.self, Migrate.self, Seed.self, Postgres.self, Keys.self, UserCommand.self, StoreCommand.self, Import.self, BackupCommand.self,
+            RestoreCommand.self,
+        ],
         defaultSubcommand: Serve.self
     )
 }

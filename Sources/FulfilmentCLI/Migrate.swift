@@ -1,6 +1,6 @@
 import ArgumentParser
-import Fulfilment
 import Foundation
+import Fulfilment
 import Logging
 
 struct Migrate: AsyncParsableCommand {

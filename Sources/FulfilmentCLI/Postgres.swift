@@ -1,6 +1,6 @@
 import ArgumentParser
-import Fulfilment
 import Foundation
+import Fulfilment
 import Logging
 
 /// Manage the embedded cluster by hand; `make test` uses this for its throwaway database.
@@ -11,10 +11,13 @@ struct Postgres: AsyncParsableCommand {
         subcommands: [Start.self, Stop.self])
 
     struct Start: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create (if needed) and start the cluster; print its connection string, password included.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create (if needed) and start the cluster; print its connection string, password included.")
         @Option(name: .customLong("data-dir"), help: "Folder of the cluster.")
         var dataDir: String = ".fulfilment/postgres"
-        @Flag(name: .customLong("unsafe-fast"), help: "Turn off fsync, full_page_writes and synchronous_commit: for a throwaway test cluster only (a crash can lose commits).")
+        @Flag(
+            name: .customLong("unsafe-fast"),
+            help: "Turn off fsync, full_page_writes and synchronous_commit: for a throwaway test cluster only (a crash can lose commits).")
         var unsafeFast = false
 
         func run() async throws {

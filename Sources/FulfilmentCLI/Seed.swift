@@ -1,6 +1,6 @@
 import ArgumentParser
-import Fulfilment
 import Foundation
+import Fulfilment
 import Logging
 import QRReceipt
 
@@ -54,8 +54,11 @@ func seedDemo(connection: ConnectionInfo, signer: PickupTokenSigner, logger: Log
         let orders = try await DemoOrders.place(
             into: database, signer: signer, customerEmail: DemoAccounts.customer.email, store: StoreID(summary.storeID),
             logger: logger)
-        announce("Loaded the demo store (\(summary.products) products, pending orders \(orders.map { "#\($0)" }.joined(separator: ", "))). Demo accounts:")
-        for (label, account) in [("customer", DemoAccounts.customer), ("staff", DemoAccounts.staff), ("manager", DemoAccounts.manager), ("admin", DemoAccounts.admin)] {
+        announce(
+            "Loaded the demo store (\(summary.products) products, pending orders \(orders.map { "#\($0)" }.joined(separator: ", "))). Demo accounts:")
+        for (label, account) in [
+            ("customer", DemoAccounts.customer), ("staff", DemoAccounts.staff), ("manager", DemoAccounts.manager), ("admin", DemoAccounts.admin),
+        ] {
             announce("  \(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(account.password)")
         }
     }

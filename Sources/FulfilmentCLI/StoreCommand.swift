@@ -1,6 +1,6 @@
 import ArgumentParser
-import Fulfilment
 import Foundation
+import Fulfilment
 import Logging
 
 /// `fulfilment store create|update|list` and `fulfilment store aisle add|update|remove|list`:

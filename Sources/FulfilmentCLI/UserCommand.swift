@@ -1,6 +1,6 @@
 import ArgumentParser
-import Fulfilment
 import Foundation
+import Fulfilment
 import Logging
 
 /// Creates accounts from the command line, chiefly the chain's admins and a store's first manager.
@@ -29,7 +29,9 @@ struct UserCommand: AsyncParsableCommand {
         func validate() throws {
             guard let role = Role(rawValue: role) else { throw ValidationError("--role must be customer, staff, manager or admin.") }
             if role.worksInStore && store == nil { throw ValidationError("--store is required for \(role.rawValue) accounts.") }
-            if !role.worksInStore && store != nil { throw ValidationError("--store is only for staff and managers; \(role.rawValue) accounts belong to no store.") }
+            if !role.worksInStore && store != nil {
+                throw ValidationError("--store is only for staff and managers; \(role.rawValue) accounts belong to no store.")
+            }
         }
 
         func run() async throws {

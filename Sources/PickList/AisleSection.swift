@@ -8,11 +8,4 @@ public struct AisleSection: Hashable, Sendable {
     public let bayDirection: BayDirection
     /// Never empty: aisles with nothing to pick are not part of the route.
     public let stops: [PickStop]
-
-    init(zone: TemperatureZone, aisle: Aisle, bayDirection: BayDirection, stops: [PickStop]) {
-        self.zone = zone
-        self.aisle = aisle
-        self.bayDirection = bayDirection
-        self.stops = stops
-    }
 }

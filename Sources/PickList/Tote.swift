@@ -6,12 +6,6 @@ public struct Tote: Hashable, Sendable {
     public let orderID: OrderID
     public let orderNumber: String
 
-    init(label: String, orderID: OrderID, orderNumber: String) {
-        self.label = label
-        self.orderID = orderID
-        self.orderNumber = orderNumber
-    }
-
     /// The label of the tote at `index` (0-based): A...Z, then AA...AZ, BA..., ZZ, AAA...
     ///
     /// Precondition: `index >= 0`.

@@ -3,9 +3,4 @@ public struct ToteAllocation: Hashable, Sendable {
     public let tote: Tote
     /// Units for this order: all of the order's lines for the product, added together.
     public let quantity: Int
-
-    init(tote: Tote, quantity: Int) {
-        self.tote = tote
-        self.quantity = quantity
-    }
 }

@@ -15,9 +15,21 @@ import PostgresNIO
 
 struct CartLineRequest: Decodable { var quantity: Int }
 struct CheckoutRequest: Decodable { var paymentMethod: String }
-struct Money: Encodable { var amount: Int; var currency = "JMD" }
-struct Line: Encodable { var productId: String; var name = "Product"; var quantity: Int; var unitPrice: Money; var lineTotal: Money }
-struct Cart: Encodable { var items: [Line]; var total: Money }
+struct Money: Encodable {
+    var amount: Int
+    var currency = "JMD"
+}
+struct Line: Encodable {
+    var productId: String
+    var name = "Product"
+    var quantity: Int
+    var unitPrice: Money
+    var lineTotal: Money
+}
+struct Cart: Encodable {
+    var items: [Line]
+    var total: Money
+}
 /// About the size of the service's order answer: three lines and a pickup token.
 struct Order: Encodable {
     var id = UUID().uuidString, number: Int, status = "pending", storeId: String, createdAt = Date()

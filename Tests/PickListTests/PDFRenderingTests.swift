@@ -1,7 +1,7 @@
 import Foundation
 import PickList
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The printed HTML renders in headless Chromium to a PDF")
 struct PDFRenderingTests {

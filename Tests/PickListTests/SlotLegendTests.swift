@@ -16,7 +16,14 @@ struct SlotLegendTests {
         #expect(html.contains("#1042 <span class=\"slot\">Fri 26 Mar 12:00–12:30</span>"))
         #expect(html.contains("#1044 <span class=\"slot\">Fri 26 Mar &lt;14:00&gt;</span>"))
         // Without slots the sheet is what it always was.
-        #expect(route.textSheet(header: Store.header, width: .wide80) == route.textSheet(header: { var h = header; h.slots = [:]; return h }(), width: .wide80))
+        #expect(
+            route.textSheet(header: Store.header, width: .wide80)
+                == route.textSheet(
+                    header: {
+                        var h = header
+                        h.slots = [:]
+                        return h
+                    }(), width: .wide80))
         #expect(!route.htmlSheet(header: Store.header).contains("class=\"slot\""))
     }
 }

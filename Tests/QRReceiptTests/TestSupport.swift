@@ -1,8 +1,8 @@
-import TestSupport
 import CPNGWriter
 import Crypto
 import Foundation
 import QRReceipt
+import TestSupport
 
 /// A small, seeded, reproducible random generator (SplitMix64) for property-style tests.
 struct SeededRandom: RandomNumberGenerator {

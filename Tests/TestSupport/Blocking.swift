@@ -30,10 +30,12 @@ public enum Blocking {
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         var thread = pthread_t()
-        let started = pthread_create(&thread, &attributes, { raw in
-            Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, work)
+        let started = pthread_create(
+            &thread, &attributes,
+            { raw in
+                Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, work)
         guard started == 0 else {
             Unmanaged<Work>.fromOpaque(work).release()
             throw Subprocess.Failure(description: "cannot start a thread: \(String(cString: strerror(started)))")

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program to completion for a test (zbarimg, Chromium, the `fulfilment` binary).
@@ -32,7 +32,10 @@ public enum Subprocess {
         let folder = FileManager.default.temporaryDirectory
         let outPath = folder.appendingPathComponent("subprocess-\(UUID().uuidString).out").path
         let errPath = folder.appendingPathComponent("subprocess-\(UUID().uuidString).err").path
-        defer { unlink(outPath); unlink(errPath) }
+        defer {
+            unlink(outPath)
+            unlink(errPath)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -44,8 +47,8 @@ public enum Subprocess {
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)

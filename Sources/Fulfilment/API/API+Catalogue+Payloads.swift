@@ -64,4 +64,3 @@ extension Components.Schemas.StockEntry {
             minSupply: stock.minSupply, low: stock.isLow, location: stock.location.map(Components.Schemas.Location.init))
     }
 }
-

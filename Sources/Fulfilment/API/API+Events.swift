@@ -16,8 +16,11 @@ extension API {
         guard let store = StoreID(input.path.storeId) else { throw OrderError.storeNotFound }
         let start = try await events.storeStart(store, lastEventID: input.headers.lastEventID, logger: logger)
         let lease = try await events.open(for: try Identity.required, logger: logger)
-        return .ok(.init(headers: .init(cacheControl: "no-store"), body: .textEventStream(
-            events.body(.store(store), after: start, lease: lease, logger: logger))))
+        return .ok(
+            .init(
+                headers: .init(cacheControl: "no-store"),
+                body: .textEventStream(
+                    events.body(.store(store), after: start, lease: lease, logger: logger))))
     }
 
     func streamOrderEvents(_ input: Operations.StreamOrderEvents.Input) async throws -> Operations.StreamOrderEvents.Output {
@@ -25,7 +28,10 @@ extension API {
         // Without Last-Event-ID the stream starts with the order's whole story.
         let after = try EventStream.lastEventID(input.headers.lastEventID) ?? 0
         let lease = try await events.open(for: try Identity.required, logger: logger)
-        return .ok(.init(headers: .init(cacheControl: "no-store"), body: .textEventStream(
-            events.body(.order(order.id, store: order.storeID), after: after, lease: lease, logger: logger))))
+        return .ok(
+            .init(
+                headers: .init(cacheControl: "no-store"),
+                body: .textEventStream(
+                    events.body(.order(order.id, store: order.storeID), after: after, lease: lease, logger: logger))))
     }
 }

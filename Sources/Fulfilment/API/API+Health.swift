@@ -14,12 +14,18 @@ extension API {
         case .ready:
             return .ok(.init(body: .json(.init(status: .ok, checks: .init(additionalProperties: ["database": "ok", "migrations": "ok"])))))
         case .migrationsPending(let pending):
-            return .serviceUnavailable(.init(body: .json(.init(
-                status: .unavailable,
-                checks: .init(additionalProperties: ["database": "ok", "migrations": "\(pending) pending"])))))
+            return .serviceUnavailable(
+                .init(
+                    body: .json(
+                        .init(
+                            status: .unavailable,
+                            checks: .init(additionalProperties: ["database": "ok", "migrations": "\(pending) pending"])))))
         case .databaseUnreachable:
-            return .serviceUnavailable(.init(body: .json(.init(
-                status: .unavailable, checks: .init(additionalProperties: ["database": "unreachable"])))))
+            return .serviceUnavailable(
+                .init(
+                    body: .json(
+                        .init(
+                            status: .unavailable, checks: .init(additionalProperties: ["database": "unreachable"])))))
         }
     }
 }

@@ -23,8 +23,11 @@ extension API {
         let identity = try Identity.required
         let page = try await orders.list(
             customer: identity.userID, limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
-        return .ok(.init(body: .json(.init(
-            items: page.items.map { .init($0, ownList: true) }, nextCursor: page.nextCursor))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: page.items.map { .init($0, ownList: true) }, nextCursor: page.nextCursor))))
     }
 
     func listStoreOrders(_ input: Operations.ListStoreOrders.Input) async throws -> Operations.ListStoreOrders.Output {
@@ -33,8 +36,11 @@ extension API {
             of: store, in: try StoreScope(staff: try Identity.required),
             status: input.query.status.flatMap { OrderStatus(rawValue: $0.rawValue) },
             limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
-        return .ok(.init(body: .json(.init(
-            items: page.items.map { .init($0, ownList: false) }, nextCursor: page.nextCursor))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: page.items.map { .init($0, ownList: false) }, nextCursor: page.nextCursor))))
     }
 
     func getOrder(_ input: Operations.GetOrder.Input) async throws -> Operations.GetOrder.Output {
@@ -100,11 +106,14 @@ extension API {
         let reissue = try await receipts.reissue(
             order: id, reason: reason, by: identity.userID, in: try StoreScope(staff: identity), logger: logger)
         let png = try QRCode.encode(reissue.token.text).png(scale: 8)
-        return .created(.init(body: .json(.init(
-            orderId: id.description, orderNumber: reissue.order.number, customerName: reissue.order.customerName,
-            pickupToken: reissue.token.text, tokenExpiresAt: reissue.token.claims.expiresAt,
-            receiptPng: Base64EncodedData(png), reissuedAt: reissue.reissuedAt, reissuedBy: identity.userID.description,
-            reason: reason))))
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        orderId: id.description, orderNumber: reissue.order.number, customerName: reissue.order.customerName,
+                        pickupToken: reissue.token.text, tokenExpiresAt: reissue.token.claims.expiresAt,
+                        receiptPng: Base64EncodedData(png), reissuedAt: reissue.reissuedAt, reissuedBy: identity.userID.description,
+                        reason: reason))))
     }
 
     static func reason(_ text: String?) throws -> String? {
@@ -134,13 +143,15 @@ extension Components.Schemas.Order {
             total: .init(order.total), amountDue: .init(order.amountDue),
             refundDue: order.refundDueAmount > 0 ? .init(Money(amount: order.refundDueAmount, currency: currency)) : nil,
             lines: order.lines.map { line in
-                .init(productId: line.productID.description, name: line.name, quantity: line.quantity,
+                .init(
+                    productId: line.productID.description, name: line.name, quantity: line.quantity,
                     unitPrice: .init(amount: line.unitPrice, currency: currency),
                     lineTotal: .init(amount: line.removed ? 0 : line.lineTotal, currency: currency), pickedQuantity: line.pickedQuantity,
                     minimumAge: line.minimumAge, removed: line.removed ? true : nil)
             },
             history: order.history.map { event in
-                .init(from: event.from?.rawValue, to: .init(rawValue: event.to.rawValue)!, by: event.actorID?.description,
+                .init(
+                    from: event.from?.rawValue, to: .init(rawValue: event.to.rawValue)!, by: event.actorID?.description,
                     byName: event.actorName, at: event.at, reason: event.reason)
             },
             placedAt: order.createdAt, packagedAt: order.packagedAt, deliveringAt: order.deliveringAt,
@@ -166,4 +177,3 @@ extension Components.Schemas.OrderSummary {
             pickupSlot: order.pickupSlot.map { .init($0, zone: nil) })
     }
 }
-

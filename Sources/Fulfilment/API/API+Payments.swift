@@ -13,9 +13,12 @@ extension API {
             order: id, method: body.method == .cash ? .cash : .card,
             amount: Money(amount: body.amount.amount, currency: body.amount.currency), by: identity.userID,
             in: try StoreScope(staff: identity), logger: logger)
-        return .created(.init(body: .json(.init(
-            id: payment.id.description, orderId: payment.orderID.description,
-            method: .init(rawValue: payment.method)!, amount: .init(payment.amount), recordedAt: payment.recordedAt))))
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        id: payment.id.description, orderId: payment.orderID.description,
+                        method: .init(rawValue: payment.method)!, amount: .init(payment.amount), recordedAt: payment.recordedAt))))
     }
 
     /// Reached only through `WebhookSignatureMiddleware`, which has checked the signature over
@@ -40,8 +43,11 @@ extension API {
         let refund = try await refunds.record(
             order: id, amount: Money(amount: body.amount.amount, currency: body.amount.currency), note: body.note,
             by: identity.userID, in: try StoreScope(staff: identity), logger: logger)
-        return .created(.init(body: .json(.init(
-            id: refund.id.description, orderId: refund.orderID.description, method: .init(rawValue: refund.method)!,
-            amount: .init(refund.amount), recordedBy: refund.recordedBy?.description, note: refund.note, recordedAt: refund.recordedAt))))
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        id: refund.id.description, orderId: refund.orderID.description, method: .init(rawValue: refund.method)!,
+                        amount: .init(refund.amount), recordedBy: refund.recordedBy?.description, note: refund.note, recordedAt: refund.recordedAt))))
     }
 }

@@ -26,8 +26,11 @@ extension API {
 
     func listPickLists(_ input: Operations.ListPickLists.Input) async throws -> Operations.ListPickLists.Output {
         let open = try await pickLists.open(in: try StoreScope(staff: Identity.required), logger: logger)
-        return .ok(.init(body: .json(.init(
-            items: open.map { .init(id: $0.id.description, createdAt: $0.createdAt, orderCount: $0.orderCount) }, nextCursor: nil))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: open.map { .init(id: $0.id.description, createdAt: $0.createdAt, orderCount: $0.orderCount) }, nextCursor: nil))))
     }
 
     func getPickList(_ input: Operations.GetPickList.Input) async throws -> Operations.GetPickList.Output {
@@ -60,16 +63,22 @@ extension API {
         let outcome = try await pickLists.pick(
             on: try Self.pickListID(input.path.pickListId), order: order, productID: product, barcode: body.barcode,
             quantity: body.quantity, short: body.short ?? false, in: try StoreScope(staff: identity), by: identity, logger: logger)
-        return .ok(.init(body: .json(.init(
-            ordered: outcome.ordered, picked: outcome.picked, remaining: outcome.ordered - outcome.picked, short: outcome.short))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        ordered: outcome.ordered, picked: outcome.picked, remaining: outcome.ordered - outcome.picked, short: outcome.short))))
     }
 
     func completePickList(_ input: Operations.CompletePickList.Input) async throws -> Operations.CompletePickList.Output {
         let identity = try Identity.required
         let completion = try await pickLists.complete(
             try Self.pickListID(input.path.pickListId), in: try StoreScope(staff: identity), by: identity, logger: logger)
-        return .ok(.init(body: .json(.init(
-            packaged: completion.packaged.map(\.description), leftPending: completion.leftPending.map(\.description)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        packaged: completion.packaged.map(\.description), leftPending: completion.leftPending.map(\.description)))))
     }
 
     /// A pick list id from a path; a malformed one names no list (404).
@@ -92,7 +101,8 @@ extension Components.Schemas.PickListDetail {
                     sequence: stop.sequence, productId: stop.productID.rawValue, name: stop.productName, sku: stop.sku,
                     barcode: stop.barcode,
                     location: stop.location.map {
-                        .init(aisleCode: $0.aisle.code, aisleName: $0.aisle.name,
+                        .init(
+                            aisleCode: $0.aisle.code, aisleName: $0.aisle.name,
                             zone: .init(rawValue: $0.zone.rawValue) ?? .ambient, bay: $0.bay, shelf: $0.shelf)
                     },
                     quantity: stop.quantity,

@@ -11,4 +11,3 @@ extension API {
         return .ok(.init(body: .json(.init(items: items, nextCursor: nil))))
     }
 }
-

@@ -38,14 +38,17 @@ extension API {
         }
         let (calendar, slots) = try await pickupSlots.available(store: store, from: from, days: days, now: clock(), logger: logger)
         let zone = calendar.timeZone
-        return .ok(.init(body: .json(.init(
-            timeZone: zone.identifier,
-            items: slots.map { available in
-                .init(
-                    start: available.slot.start, end: available.slot.end, localStart: zone.localISO8601(available.slot.start),
-                    localEnd: zone.localISO8601(available.slot.end), capacity: available.capacity, remaining: available.remaining)
-            },
-            nextCursor: nil))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        timeZone: zone.identifier,
+                        items: slots.map { available in
+                            .init(
+                                start: available.slot.start, end: available.slot.end, localStart: zone.localISO8601(available.slot.start),
+                                localEnd: zone.localISO8601(available.slot.end), capacity: available.capacity, remaining: available.remaining)
+                        },
+                        nextCursor: nil))))
     }
 
     func changePickupSlot(_ input: Operations.ChangePickupSlot.Input) async throws -> Operations.ChangePickupSlot.Output {

@@ -10,10 +10,12 @@ enum AccessError: Error, APIErrorConvertible {
     var apiError: APIError {
         switch self {
         case .unauthenticated:
-            APIError(.unauthorized, "unauthorized", "Sign in first: send 'Authorization: Bearer <token>'.",
+            APIError(
+                .unauthorized, "unauthorized", "Sign in first: send 'Authorization: Bearer <token>'.",
                 headers: [.wwwAuthenticate: "Bearer"])
         case .sessionExpired:
-            APIError(.unauthorized, "session_expired", "Your session has expired; sign in again.",
+            APIError(
+                .unauthorized, "session_expired", "Your session has expired; sign in again.",
                 headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         case .forbidden:
             APIError(.forbidden, "forbidden", "You are not allowed to do that.")

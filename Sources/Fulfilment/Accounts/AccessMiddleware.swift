@@ -35,7 +35,7 @@ struct AccessMiddleware: ServerMiddleware {
                 return try await PresentedSession.$current.withValue(session) {
                     try await next(request, body, metadata)
                 }
-            } catch where !session.admission.isGiven {
+            } catch  where !session.admission.isGiven {
                 // Refused before its statement said who is asking: that verdict comes first.
                 _ = try await admit(session, logger: scope.logger)
                 throw error

@@ -47,27 +47,32 @@ enum AccountError: Error, APIErrorConvertible, Equatable, DatabaseErrorMapping {
         case .invalidName:
             APIError(.unprocessableContent, "invalid_field", "A name of 1 to 200 characters is required.", details: ["field": "name"])
         case .passwordTooShort:
-            APIError(.unprocessableContent, "password_too_short",
+            APIError(
+                .unprocessableContent, "password_too_short",
                 "The password must have at least \(AccountRules.minimumPasswordLength) characters.", details: ["field": "password"])
         case .passwordTooLong:
-            APIError(.unprocessableContent, "password_too_long",
+            APIError(
+                .unprocessableContent, "password_too_long",
                 "The password must be at most \(AccountRules.maximumPasswordBytes) bytes.", details: ["field": "password"])
         case .passwordMismatch:
-            APIError(.unprocessableContent, "password_mismatch", "The password confirmation does not match.",
+            APIError(
+                .unprocessableContent, "password_mismatch", "The password confirmation does not match.",
                 details: ["field": "passwordConfirmation"])
         case .emailTaken:
             APIError(.conflict, "email_taken", "An account with that email already exists.")
         case .invalidCredentials:
             APIError(.unauthorized, "invalid_credentials", "The email or password is wrong.")
         case .throttled(let seconds):
-            APIError(.tooManyRequests, "too_many_attempts", "Too many failed sign-ins; try again in \(seconds) seconds.",
+            APIError(
+                .tooManyRequests, "too_many_attempts", "Too many failed sign-ins; try again in \(seconds) seconds.",
                 details: ["retryAfterSeconds": .int(seconds)], headers: [.retryAfter: String(seconds)])
         case .storeNotFound:
             APIError(.notFound, "not_found", "That store was not found.")
         case .invalidRole:
             APIError(.unprocessableContent, "invalid_field", "The role must be staff or manager.", details: ["field": "role"])
         case .busy:
-            APIError(.tooManyRequests, "busy", "Too many sign-ins at once; try again in a second.",
+            APIError(
+                .tooManyRequests, "busy", "Too many sign-ins at once; try again in a second.",
                 details: ["retryAfterSeconds": 1], headers: [.retryAfter: "1"])
         case .accountDisabled:
             APIError(.forbidden, "account_disabled", "This account has been disabled; ask a manager of your store.")
@@ -84,4 +89,3 @@ enum AccountError: Error, APIErrorConvertible, Equatable, DatabaseErrorMapping {
         }
     }
 }
-

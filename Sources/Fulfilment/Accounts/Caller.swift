@@ -86,7 +86,8 @@ enum Caller: Sendable {
 extension SessionLookup {
     /// A lookup from `session_caller`'s columns at the start of `row`.
     init(_ row: PostgresRandomAccessRow) throws {
-        let userID = try row[0].decode(UUID.self), sessionID = try row[3].decode(UUID.self)
+        let userID = try row[0].decode(UUID.self)
+        let sessionID = try row[3].decode(UUID.self)
         if try row[4].decode(Bool.self) {
             self = .expired
             return
@@ -95,9 +96,10 @@ extension SessionLookup {
             self = .unknown
             return
         }
-        self = .live(Identity(
-            userID: UserID(userID), role: role, storeID: try row[2].decode(UUID?.self).map(StoreID.init),
-            sessionID: SessionID(sessionID)))
+        self = .live(
+            Identity(
+                userID: UserID(userID), role: role, storeID: try row[2].decode(UUID?.self).map(StoreID.init),
+                sessionID: SessionID(sessionID)))
     }
 }
 

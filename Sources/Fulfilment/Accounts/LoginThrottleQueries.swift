@@ -75,10 +75,11 @@ enum LoginThrottleQueries {
         let window = rules.windowSeconds
         try await database.transaction(logger: logger) { connection in
             for key in LoginThrottle.keys(emailKey: emailKey, address: address) {
-                let failures = switch outcome {
-                case .failed: 1
-                case .succeeded, .abandoned: 0
-                }
+                let failures =
+                    switch outcome {
+                    case .failed: 1
+                    case .succeeded, .abandoned: 0
+                    }
                 // A success starts the account-from-this-address count again.
                 let restart = outcome == .succeeded && !key.emailKey.isEmpty && !key.address.isEmpty
                 try await connection.run(

@@ -11,4 +11,3 @@ public enum Role: String, Sendable, Codable, CaseIterable {
     /// Staff and managers work in a store; a manager can do everything staff can.
     public var worksInStore: Bool { self == .staff || self == .manager }
 }
-

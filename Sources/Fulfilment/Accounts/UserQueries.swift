@@ -7,7 +7,8 @@ enum UserQueries {
     typealias UserRow = (UUID, String, String, String, UUID?, Date, Date?)
 
     static func user(_ row: UserRow) -> User {
-        User(id: UserID(row.0), email: row.1, name: row.2, role: Role(rawValue: row.3) ?? .customer,
+        User(
+            id: UserID(row.0), email: row.1, name: row.2, role: Role(rawValue: row.3) ?? .customer,
             storeID: row.4.map(StoreID.init), createdAt: row.5, disabledAt: row.6)
     }
 

@@ -37,42 +37,51 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
         case .notStocked:
             APIError(.notFound, "not_stocked", "This store does not carry that product; set its stock first.")
         case .aisleNotFound(let code):
-            APIError(.unprocessableContent, "unknown_aisle", "This store has no aisle '\(code)'.",
+            APIError(
+                .unprocessableContent, "unknown_aisle", "This store has no aisle '\(code)'.",
                 details: ["field": "aisleCode"])
         case .invalidBarcode(let text):
-            APIError(.unprocessableContent, "invalid_barcode",
+            APIError(
+                .unprocessableContent, "invalid_barcode",
                 "'\(text.prefix(40))' is not a valid EAN-13, UPC-A or EAN-8 barcode (8, 12 or 13 digits with a correct check digit).",
                 details: ["field": "barcode"])
         case .invalidField(let field, let message):
             .invalidField(field, message)
         case .invalidCursor:
-            APIError(.unprocessableContent, "invalid_cursor", "The cursor is not one this listing gave out.",
+            APIError(
+                .unprocessableContent, "invalid_cursor", "The cursor is not one this listing gave out.",
                 details: ["field": "cursor"])
         case .skuTaken:
             APIError(.conflict, "sku_taken", "Another product already has that SKU.", details: ["field": "sku"])
         case .barcodeTaken:
             APIError(.conflict, "barcode_taken", "Another product already has that barcode.", details: ["field": "barcode"])
         case .onHandTooLarge(let limit):
-            APIError(.conflict, "on_hand_too_large", "On hand would pass \(limit), the most a store can hold of one product.",
+            APIError(
+                .conflict, "on_hand_too_large", "On hand would pass \(limit), the most a store can hold of one product.",
                 details: ["field": "delta", "limit": .int(limit)])
         case .stockBelowReserved(let reserved):
-            APIError(.conflict, "stock_below_reserved",
+            APIError(
+                .conflict, "stock_below_reserved",
                 "On hand cannot be less than what open orders have reserved\(reserved.map { " (\($0))" } ?? "").",
                 details: reserved.map { ["field": "onHand", "reserved": .int($0)] } ?? ["field": "onHand"])
         case .stockChanged(let onHand, let expected):
-            APIError(.conflict, "stock_changed",
+            APIError(
+                .conflict, "stock_changed",
                 "On hand is \(onHand) now, not \(expected) as you saw it (a sale or a delivery came in between); nothing was changed. Check the figure and set it again, or adjust by the difference.",
                 details: ["onHand": .int(onHand), "expectedOnHand": .int(expected)])
         case .imageTooLarge(let limit):
-            APIError(.contentTooLarge, "image_too_large", "The image is larger than \(limit / 1024 / 1024) MiB.",
+            APIError(
+                .contentTooLarge, "image_too_large", "The image is larger than \(limit / 1024 / 1024) MiB.",
                 details: ["limitBytes": .int(limit)])
         case .unsupportedImage:
             APIError(.unsupportedMediaType, "unsupported_image", "The file is not a PNG or JPEG image.")
         case .imageTypeMismatch(let declared, let actual):
-            APIError(.unprocessableContent, "image_type_mismatch",
+            APIError(
+                .unprocessableContent, "image_type_mismatch",
                 "The body was declared \(declared) but its bytes are \(actual).")
         case .minimumAgeBelowChain(let chain):
-            APIError(.unprocessableContent, "minimum_age_below_chain",
+            APIError(
+                .unprocessableContent, "minimum_age_below_chain",
                 "The chain sells this product only to customers aged \(chain) or over; a store may ask more, never less.",
                 details: ["field": "minimumAge", "chainMinimumAge": .int(chain)])
         }

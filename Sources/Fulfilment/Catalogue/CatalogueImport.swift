@@ -21,8 +21,10 @@ public struct CatalogueImport: Sendable {
     public init(database: Database) { self.database = database }
 
     /// The columns, in any order; `sku`, `name`, `price` and `on_hand` are required.
-    public static let columns = ["sku", "barcode", "name", "brand", "description", "category", "price", "on_hand",
-                                 "min_supply", "aisle", "bay", "shelf", "minimum_age"]
+    public static let columns = [
+        "sku", "barcode", "name", "brand", "description", "category", "price", "on_hand",
+        "min_supply", "aisle", "bay", "shelf", "minimum_age",
+    ]
     static let requiredColumns: Set<String> = ["sku", "name", "price", "on_hand"]
 
     public struct Problem: Sendable, Equatable, CustomStringConvertible {

@@ -10,8 +10,10 @@ struct ProductDraft: Sendable, Equatable {
     var category: String
     var price: Money
 
-    init(sku: String, barcode: String?, name: String, brand: String?, description: String?, category: String?,
-         price: Money) throws(CatalogueError) {
+    init(
+        sku: String, barcode: String?, name: String, brand: String?, description: String?, category: String?,
+        price: Money
+    ) throws(CatalogueError) {
         self.sku = try ProductRules.sku(sku)
         self.barcode = try ProductRules.barcode(barcode)
         self.name = try ProductRules.name(name)

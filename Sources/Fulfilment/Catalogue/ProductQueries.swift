@@ -29,9 +29,12 @@ enum ProductQueries {
         let positions = words.indices.map { $0 + 1 }
         let matches = positions.map { ",\n w\($0) AS MATERIALIZED (SELECT m.* FROM query q, search_word_matches(q.words[\($0)]) m)" }.joined()
         let found = words.isEmpty ? "false" : positions.map { "ps.words && (SELECT words FROM w\($0))" }.joined(separator: " AND ")
-        let weight = words.isEmpty ? "0" : positions.map {
-            "search_word_weight(ps.words, (SELECT exact FROM w\($0)), (SELECT near FROM w\($0)), (SELECT single FROM w\($0)))"
-        }.joined(separator: " + ")
+        let weight =
+            words.isEmpty
+            ? "0"
+            : positions.map {
+                "search_word_weight(ps.words, (SELECT exact FROM w\($0)), (SELECT near FROM w\($0)), (SELECT single FROM w\($0)))"
+            }.joined(separator: " + ")
         // `text` rides along unused so PostgreSQL refuses text it cannot store (a NUL byte: 422
         // invalid_text), as for any other field. `OFFSET 0` keeps the ranking a subquery of its
         // own, so each candidate's score is computed once (not again for the cursor's filter).

@@ -128,9 +128,10 @@ extension StockQueries {
             """, logger: logger)
         var items: [StockMovement] = []
         for try await row in rows.decode((Int64, UUID, Int32, String, String?, Int32, UUID?, String?, Date).self) {
-            items.append(StockMovement(
-                id: row.0, productID: ProductID(row.1), delta: Int(row.2), reason: row.3, note: row.4, onHandAfter: Int(row.5),
-                actorID: row.6.map(UserID.init), actorName: row.7, at: row.8))
+            items.append(
+                StockMovement(
+                    id: row.0, productID: ProductID(row.1), delta: Int(row.2), reason: row.3, note: row.4, onHandAfter: Int(row.5),
+                    actorID: row.6.map(UserID.init), actorName: row.7, at: row.8))
         }
         let page = Array(items.prefix(limit))
         return Page(items: page, nextCursor: items.count > limit ? page.last.map { String($0.id) } : nil)

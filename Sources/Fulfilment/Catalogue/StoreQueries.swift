@@ -25,8 +25,9 @@ enum StoreQueries {
 
     /// The store's aisles in walk order.
     static func aisles(store: StoreID, on client: PostgresClient, logger: Logger) async throws -> [AisleRecord] {
-        try await aisles(client.run(
-            "SELECT \(unescaped: aisleColumns) FROM aisles WHERE store_id = \(store.rawValue) ORDER BY walk_order", logger: logger))
+        try await aisles(
+            client.run(
+                "SELECT \(unescaped: aisleColumns) FROM aisles WHERE store_id = \(store.rawValue) ORDER BY walk_order", logger: logger))
     }
 
     /// The ids of `store`'s aisles by code, for the CSV import's locations.

@@ -22,10 +22,12 @@ public enum ChainError: Error, APIErrorConvertible, Equatable {
         case .aisleCodeTaken(let code):
             APIError(.conflict, "aisle_code_taken", "This store already has an aisle '\(code)'.", details: ["field": "code"])
         case .walkOrderTaken(let order):
-            APIError(.conflict, "walk_order_taken", "Another aisle of this store is walked at \(order); walk orders are unique in a store.",
+            APIError(
+                .conflict, "walk_order_taken", "Another aisle of this store is walked at \(order); walk orders are unique in a store.",
                 details: ["field": "walkOrder"])
         case .aisleInUse(let products):
-            APIError(.conflict, "aisle_in_use",
+            APIError(
+                .conflict, "aisle_in_use",
                 "\(products) product(s) are placed in this aisle; move them to another aisle first, then remove it.",
                 details: ["products": .int(products)])
         case .invalidField(let field, let message): .invalidField(field, message)

@@ -43,8 +43,9 @@ public struct Stores: Sendable {
         let address = try address.map(StoreRules.address)
         return try await mappingDatabaseErrors(code: code) {
             try await database.transaction(logger: logger) { connection in
-                guard let store = try await StoreQueries.updateStore(
-                    id: id, code: code, name: name, address: address, on: connection, logger: logger)
+                guard
+                    let store = try await StoreQueries.updateStore(
+                        id: id, code: code, name: name, address: address, on: connection, logger: logger)
                 else { throw ChainError.storeNotFound }
                 return store
             }
@@ -69,9 +70,10 @@ public struct Stores: Sendable {
         let checked = try StoreRules.aisle(fields)
         return try await mappingDatabaseErrors(code: checked.code, walkOrder: checked.walkOrder) {
             try await database.transaction(logger: logger) { connection in
-                guard let aisle = try await StoreQueries.updateAisle(
-                    id, store: store, code: checked.code, name: checked.name, walkOrder: checked.walkOrder, zone: checked.zone,
-                    on: connection, logger: logger)
+                guard
+                    let aisle = try await StoreQueries.updateAisle(
+                        id, store: store, code: checked.code, name: checked.name, walkOrder: checked.walkOrder, zone: checked.zone,
+                        on: connection, logger: logger)
                 else { throw ChainError.aisleNotFound }
                 return aisle
             }
@@ -124,7 +126,8 @@ public struct Stores: Sendable {
 /// the same again).
 enum StoreRules {
     static func code(_ text: String) throws(ChainError) -> String {
-        guard (2...20).contains(text.utf8.count), text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) })
+        guard (2...20).contains(text.utf8.count),
+            text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) })
         else { throw .invalidField("code", "A store code is 2 to 20 capital letters, digits or hyphens (QC-KGN).") }
         return text
     }

@@ -120,7 +120,7 @@ public struct DataKeyring: Sendable {
         let key = DataKey.generate(id: 1)
         do {
             try PrivateFile.createNew(at: directory.appendingPathComponent(fileName(for: key.id)), bytes: Array(key.fileContents.utf8))
-        } catch where error.code == EEXIST {
+        } catch  where error.code == EEXIST {
             return try load(from: directory)
         } catch {
             throw DataKeysError("Cannot write a data key to \(error.path): \(error.message).")

@@ -40,30 +40,35 @@ extension Console {
         let zone = try await api.orders.timeZone(ofStore: store, logger: visit.logger)
         let now = api.clock()
         let csrf = ConsolePage.csrfInput(visit.session)
-        let sections = HTML.join([OrderStatus.pending, .packaged, .delivering].map { status in
-            let orders = Self.bySlot(page.items.filter { $0.status == status })
-            var rows: [HTML] = []
-            for (index, order) in orders.enumerated() {
-                if index == 0 || orders[index - 1].pickupSlot != order.pickupSlot {
-                    let count = orders.filter { $0.pickupSlot == order.pickupSlot }.count
-                    let title = order.pickupSlot.map { "Slot \(SlotText.label($0, in: zone))" } ?? "No slot"
-                    rows.append("""
-                        <tr class="slot-group"><th colspan="8" scope="rowgroup">\(title) <span class="hint">(\(count))</span></th></tr>
-                        """)
+        let sections = HTML.join(
+            [OrderStatus.pending, .packaged, .delivering].map { status in
+                let orders = Self.bySlot(page.items.filter { $0.status == status })
+                var rows: [HTML] = []
+                for (index, order) in orders.enumerated() {
+                    if index == 0 || orders[index - 1].pickupSlot != order.pickupSlot {
+                        let count = orders.filter { $0.pickupSlot == order.pickupSlot }.count
+                        let title = order.pickupSlot.map { "Slot \(SlotText.label($0, in: zone))" } ?? "No slot"
+                        rows.append(
+                            """
+                            <tr class="slot-group"><th colspan="8" scope="rowgroup">\(title) <span class="hint">(\(count))</span></th></tr>
+                            """)
+                    }
+                    rows.append(boardRow(order, zone: zone, now: now, csrf: csrf))
                 }
-                rows.append(boardRow(order, zone: zone, now: now, csrf: csrf))
-            }
-            let table: HTML = orders.isEmpty ? "<p class=\"hint\">None.</p>" : """
-                <table class="cards compact"><thead><tr><th>Order</th><th>Slot</th><th>Age</th><th>Customer</th><th>Items</th><th>Payment</th><th>Total</th><th>Actions</th></tr></thead>
-                <tbody>\(HTML.join(rows))</tbody></table>
-                """
-            return """
-                <section class="board-group" id="board-\(status.rawValue)">
-                <h2>\(status.rawValue.capitalized) <span class="hint">(\(orders.count))</span></h2>
-                \(table)
-                </section>
-                """
-        })
+                let table: HTML =
+                    orders.isEmpty
+                    ? "<p class=\"hint\">None.</p>"
+                    : """
+                    <table class="cards compact"><thead><tr><th>Order</th><th>Slot</th><th>Age</th><th>Customer</th><th>Items</th><th>Payment</th><th>Total</th><th>Actions</th></tr></thead>
+                    <tbody>\(HTML.join(rows))</tbody></table>
+                    """
+                return """
+                    <section class="board-group" id="board-\(status.rawValue)">
+                    <h2>\(status.rawValue.capitalized) <span class="hint">(\(orders.count))</span></h2>
+                    \(table)
+                    </section>
+                    """
+            })
         let noticeHTML = notice.map { $0.render(id: "board-note") } ?? .empty
         return ConsolePage(
             title: "Orders", session: visit.session,
@@ -92,22 +97,25 @@ extension Console {
     }
 
     private func boardRow(_ order: OrderSummary, zone: TimeZone?, now: Date, csrf: HTML) -> HTML {
-        let moves = HTML.join(order.status.manualTargets.map { target in
-            let label = switch target {
-            case .packaged: "Pack"
-            case .delivering: "Send to desk"
-            case .cancelled: "Cancel"
-            default: target.rawValue
-            }
-            let reason: HTML = target == .cancelled
-                ? "<input name=\"reason\" placeholder=\"Reason\" aria-label=\"Reason for cancelling order \(order.number)\">" : .empty
-            return """
-                <form method="post" action="/console/orders/\(order.id)/transitions">
-                \(csrf)<input type="hidden" name="to" value="\(target.rawValue)">\(reason)
-                <button type="submit" class="\(target == .cancelled ? "danger" : "")" id="\(target.rawValue)-\(order.number)">\(label)</button>
-                </form>
-                """
-        })
+        let moves = HTML.join(
+            order.status.manualTargets.map { target in
+                let label =
+                    switch target {
+                    case .packaged: "Pack"
+                    case .delivering: "Send to desk"
+                    case .cancelled: "Cancel"
+                    default: target.rawValue
+                    }
+                let reason: HTML =
+                    target == .cancelled
+                    ? "<input name=\"reason\" placeholder=\"Reason\" aria-label=\"Reason for cancelling order \(order.number)\">" : .empty
+                return """
+                    <form method="post" action="/console/orders/\(order.id)/transitions">
+                    \(csrf)<input type="hidden" name="to" value="\(target.rawValue)">\(reason)
+                    <button type="submit" class="\(target == .cancelled ? "danger" : "")" id="\(target.rawValue)-\(order.number)">\(label)</button>
+                    </form>
+                    """
+            })
         return """
             <tr id="order-\(order.number)">
             <td><strong>\(order.number)</strong> <span class="status status-\(order.status.rawValue)">\(order.status.rawValue)</span></td>
@@ -126,7 +134,8 @@ extension Console {
         guard let slot = order.pickupSlot else { return "—" }
         let zone = zone ?? TimeZone(identifier: "UTC")!
         let times = "\(SlotText.time(slot.start, zone))–\(SlotText.time(slot.end, zone))"
-        let late: HTML = SlotText.isLate(slot, now: now)
+        let late: HTML =
+            SlotText.isLate(slot, now: now)
             ? " <span class=\"status status-cancelled late\" id=\"late-\(order.number)\">Late</span>" : .empty
         return "\(times)\(late)"
     }

@@ -9,16 +9,20 @@ extension Console {
         router.get("/orders") { request, context in
             try await page(request, context, operation: "listOrders") { visit in
                 let page = try await api.orders.list(customer: visit.identity.userID, limit: 100, cursor: nil, logger: visit.logger)
-                let rows = HTML.join(page.items.map { order in
-                    """
-                    <tr><td><a href="/orders/\(order.id)">Order \(order.number)</a></td>
-                    <td data-label="Status"><span class="status status-\(order.status.rawValue)">\(Self.trackerLabel(order.status))</span>
-                    <progress max="100" value="\(Int(order.status.progress * 100))" aria-label="Progress of order \(order.number)"></progress></td>
-                    <td data-label="Items">\(order.itemCount)</td><td data-label="Total">\(MoneyText.format(order.total))</td>
-                    <td data-label="Placed">\(TimeText.format(order.createdAt))</td></tr>
-                    """
-                })
-                let list: HTML = page.items.isEmpty ? "<p class=\"hint\">No orders yet.</p>" : """
+                let rows = HTML.join(
+                    page.items.map { order in
+                        """
+                        <tr><td><a href="/orders/\(order.id)">Order \(order.number)</a></td>
+                        <td data-label="Status"><span class="status status-\(order.status.rawValue)">\(Self.trackerLabel(order.status))</span>
+                        <progress max="100" value="\(Int(order.status.progress * 100))" aria-label="Progress of order \(order.number)"></progress></td>
+                        <td data-label="Items">\(order.itemCount)</td><td data-label="Total">\(MoneyText.format(order.total))</td>
+                        <td data-label="Placed">\(TimeText.format(order.createdAt))</td></tr>
+                        """
+                    })
+                let list: HTML =
+                    page.items.isEmpty
+                    ? "<p class=\"hint\">No orders yet.</p>"
+                    : """
                     <table class="cards compact"><thead><tr><th>Order</th><th>Status</th><th>Items</th><th>Total</th><th>Placed</th></tr></thead>
                     <tbody>\(rows)</tbody></table>
                     """
@@ -40,10 +44,11 @@ extension Console {
     /// The order with its receipt; times in `zone`, the store's, as the customer's clock shows them.
     func customerOrderPage(_ visit: Visit, order: Order, zone: TimeZone?) -> Response {
         let steps: [OrderStatus] = [.pending, .packaged, .delivering, .completed]
-        let tracker = HTML.join(steps.map { step in
-            let done = order.status != .cancelled && step.progress <= order.status.progress
-            return "<span class=\"\(done ? "done" : "")\">\(Self.trackerLabel(step))</span>"
-        })
+        let tracker = HTML.join(
+            steps.map { step in
+                let done = order.status != .cancelled && step.progress <= order.status.progress
+                return "<span class=\"\(done ? "done" : "")\">\(Self.trackerLabel(step))</span>"
+            })
         var bringID: HTML = .empty
         if let check = order.idCheck, check.confirmation == nil {
             bringID = "<p class=\"id-check\" id=\"bring-id\">Bring ID: this order holds goods for customers aged \(check.minimumAge) or over.</p>"
@@ -59,9 +64,10 @@ extension Console {
                 </section>
                 """
         }
-        let lines = HTML.join(order.lines.map { line in
-            "<tr><td>\(line.quantity) ×</td><td>\(line.name)</td><td>\(MoneyText.format(line.lineTotal, order.total.currency))</td></tr>"
-        })
+        let lines = HTML.join(
+            order.lines.map { line in
+                "<tr><td>\(line.quantity) ×</td><td>\(line.name)</td><td>\(MoneyText.format(line.lineTotal, order.total.currency))</td></tr>"
+            })
         return ConsolePage(
             title: "Order \(order.number)", session: visit.session,
             body: """

@@ -41,7 +41,8 @@ extension Console {
         router.post("/console/desk/collections") { request, context in
             try await page(request, context, operation: "collectOrder") { visit in
                 guard let token = visit.form.text("token") else { return deskPage(visit, verdict: nil, note: nil) }
-                let idChecked = visit.form.text("idChecked") == "true"
+                let idChecked =
+                    visit.form.text("idChecked") == "true"
                     ? IDConfirmation.Method(rawValue: visit.form.text("idCheckMethod") ?? "seen") ?? .seen : nil
                 do {
                     let (_, order) = try await api.collections.collect(

@@ -66,7 +66,8 @@ extension Console {
                             in: scope, by: visit.identity, logger: visit.logger)
                         notice = Notice(
                             ok: true,
-                            text: outcome.short ? "Closed short: \(outcome.picked) of \(outcome.ordered)." : "Picked \(outcome.picked) of \(outcome.ordered).")
+                            text: outcome.short
+                                ? "Closed short: \(outcome.picked) of \(outcome.ordered)." : "Picked \(outcome.picked) of \(outcome.ordered).")
                     } catch let refused as PickListError {
                         notice = Notice(ok: false, text: Self.pickRefusal(refused))
                     }
@@ -119,15 +120,19 @@ extension Console {
     func pickListsPage(_ visit: Visit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         let open = try await api.pickLists.open(in: try StoreScope(staff: visit.identity), logger: visit.logger)
         let csrf = ConsolePage.csrfInput(visit.session)
-        let rows = HTML.join(open.map { pickList in
-            let key = pickList.id.description
-            return """
-                <tr><td data-label="Created">\(TimeText.format(pickList.createdAt))</td><td data-label="Orders">\(pickList.orderCount)</td>
-                <td><a class="button" href="/console/pick-lists/\(key)/pick">Pick mode</a>
-                <a class="button secondary" href="/console/pick-lists/\(key)/print" target="_blank">Print (A4)</a></td></tr>
-                """
-        })
-        let list: HTML = open.isEmpty ? "<p class=\"hint\">No open pick lists.</p>" : """
+        let rows = HTML.join(
+            open.map { pickList in
+                let key = pickList.id.description
+                return """
+                    <tr><td data-label="Created">\(TimeText.format(pickList.createdAt))</td><td data-label="Orders">\(pickList.orderCount)</td>
+                    <td><a class="button" href="/console/pick-lists/\(key)/pick">Pick mode</a>
+                    <a class="button secondary" href="/console/pick-lists/\(key)/print" target="_blank">Print (A4)</a></td></tr>
+                    """
+            })
+        let list: HTML =
+            open.isEmpty
+            ? "<p class=\"hint\">No open pick lists.</p>"
+            : """
             <table id="open-pick-lists" class="cards compact"><thead><tr><th>Created</th><th>Orders</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
             """
         let noticeHTML = notice.map { $0.render(id: "pick-note") } ?? .empty
@@ -165,53 +170,61 @@ extension Console {
                 guard let line = progress.line(order: allocation.tote.orderID, product: stop.productID) else { return false }
                 return !line.short && line.picked < line.quantity
             }
-            let totes = HTML.join(stop.allocations.map { allocation in
-                let line = progress.line(order: allocation.tote.orderID, product: stop.productID)
-                let picked = line?.picked ?? 0
-                let remaining = max(allocation.quantity - picked, 0)
-                let done = line?.short == true || remaining == 0
-                let state: HTML = line?.short == true ? "short (\(picked) of \(allocation.quantity))"
-                    : done ? "done (\(picked))" : "\(picked) of \(allocation.quantity)"
-                let controls: HTML = done ? .empty : """
-                    <form method="post" action="/console/pick-lists/\(key)/picks" class="actions">
-                    \(csrf)<input type="hidden" name="stop" value="\(number)">
-                    <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
-                    <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
-                    <input type="hidden" name="quantity" value="\(remaining)">
-                    <button type="submit" id="tap-\(allocation.tote.label)">Picked \(remaining)</button>
-                    </form>
-                    <form method="post" action="/console/pick-lists/\(key)/picks" class="actions">
-                    \(csrf)<input type="hidden" name="stop" value="\(number)">
-                    <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
-                    <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
-                    <input type="hidden" name="short" value="true">
-                    <label>Found <input name="quantity" type="number" min="0" max="\(remaining)" value="0" id="found-\(allocation.tote.label)" aria-label="How many found for tote \(allocation.tote.label)"></label>
-                    <button type="submit" class="danger" id="short-\(allocation.tote.label)">Short</button>
-                    </form>
-                    """
-                return """
-                    <li id="tote-\(allocation.tote.label)"><strong>Tote \(allocation.tote.label)</strong> · order \(allocation.tote.orderNumber) ·
-                    <span class="tote-state">\(state)</span>\(controls)</li>
-                    """
-            })
-            let scan: HTML = current.map { allocation in
-                let line = progress.line(order: allocation.tote.orderID, product: stop.productID)
-                let remaining = max(allocation.quantity - (line?.picked ?? 0), 0)
-                return """
-                    <form method="post" action="/console/pick-lists/\(key)/picks" id="scan-form">
-                    \(csrf)<input type="hidden" name="stop" value="\(number)">
-                    <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
-                    <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
-                    <label for="barcode">Scan the product for tote \(allocation.tote.label)</label>
-                    <input id="barcode" name="barcode" class="scan-input" autofocus autocomplete="off" inputmode="numeric">
-                    <label for="quantity">Quantity</label>
-                    <input id="quantity" name="quantity" type="number" min="1" value="\(remaining)">
-                    <button type="submit" id="scan-pick">Pick</button>
-                    </form>
-                    """
-            } ?? "<p class=\"notice notice-ok\" id=\"stop-done\">This stop is done.</p>"
+            let totes = HTML.join(
+                stop.allocations.map { allocation in
+                    let line = progress.line(order: allocation.tote.orderID, product: stop.productID)
+                    let picked = line?.picked ?? 0
+                    let remaining = max(allocation.quantity - picked, 0)
+                    let done = line?.short == true || remaining == 0
+                    let state: HTML =
+                        line?.short == true
+                        ? "short (\(picked) of \(allocation.quantity))"
+                        : done ? "done (\(picked))" : "\(picked) of \(allocation.quantity)"
+                    let controls: HTML =
+                        done
+                        ? .empty
+                        : """
+                        <form method="post" action="/console/pick-lists/\(key)/picks" class="actions">
+                        \(csrf)<input type="hidden" name="stop" value="\(number)">
+                        <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
+                        <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
+                        <input type="hidden" name="quantity" value="\(remaining)">
+                        <button type="submit" id="tap-\(allocation.tote.label)">Picked \(remaining)</button>
+                        </form>
+                        <form method="post" action="/console/pick-lists/\(key)/picks" class="actions">
+                        \(csrf)<input type="hidden" name="stop" value="\(number)">
+                        <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
+                        <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
+                        <input type="hidden" name="short" value="true">
+                        <label>Found <input name="quantity" type="number" min="0" max="\(remaining)" value="0" id="found-\(allocation.tote.label)" aria-label="How many found for tote \(allocation.tote.label)"></label>
+                        <button type="submit" class="danger" id="short-\(allocation.tote.label)">Short</button>
+                        </form>
+                        """
+                    return """
+                        <li id="tote-\(allocation.tote.label)"><strong>Tote \(allocation.tote.label)</strong> · order \(allocation.tote.orderNumber) ·
+                        <span class="tote-state">\(state)</span>\(controls)</li>
+                        """
+                })
+            let scan: HTML =
+                current.map { allocation in
+                    let line = progress.line(order: allocation.tote.orderID, product: stop.productID)
+                    let remaining = max(allocation.quantity - (line?.picked ?? 0), 0)
+                    return """
+                        <form method="post" action="/console/pick-lists/\(key)/picks" id="scan-form">
+                        \(csrf)<input type="hidden" name="stop" value="\(number)">
+                        <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
+                        <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
+                        <label for="barcode">Scan the product for tote \(allocation.tote.label)</label>
+                        <input id="barcode" name="barcode" class="scan-input" autofocus autocomplete="off" inputmode="numeric">
+                        <label for="quantity">Quantity</label>
+                        <input id="quantity" name="quantity" type="number" min="1" value="\(remaining)">
+                        <button type="submit" id="scan-pick">Pick</button>
+                        </form>
+                        """
+                } ?? "<p class=\"notice notice-ok\" id=\"stop-done\">This stop is done.</p>"
             let previous: HTML = number > 1 ? "<a class=\"button secondary\" href=\"?stop=\(number - 1)\">◀ Back</a>" : .empty
-            let following: HTML = number < stops.count ? "<a class=\"button secondary\" id=\"next-stop\" href=\"?stop=\(number + 1)\">Next ▶</a>" : .empty
+            let following: HTML =
+                number < stops.count ? "<a class=\"button secondary\" id=\"next-stop\" href=\"?stop=\(number + 1)\">Next ▶</a>" : .empty
             stopHTML = """
                 <section class="stop" id="stop" data-stop="\(number)">
                 <p class="hint">Stop \(number) of \(stops.count)</p>
@@ -224,7 +237,9 @@ extension Console {
                 </section>
                 """
         }
-        let complete: HTML = pickList.isOpen ? """
+        let complete: HTML =
+            pickList.isOpen
+            ? """
             <form method="post" action="/console/pick-lists/\(key)/complete" class="actions">
             \(csrf)<button type="submit" id="complete">Complete the list</button>
             </form>

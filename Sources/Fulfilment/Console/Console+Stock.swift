@@ -97,7 +97,10 @@ extension Console {
             rows.append(stockRow(product, minimumAge: ages, query: text, csrf: csrf))
         }
         let noticeHTML = notice.map { $0.render(id: "stock-note") } ?? .empty
-        let table: HTML = rows.isEmpty ? "<p class=\"hint\">Nothing to show.</p>" : """
+        let table: HTML =
+            rows.isEmpty
+            ? "<p class=\"hint\">Nothing to show.</p>"
+            : """
             <table id="stock" class="cards"><thead><tr><th>Product</th><th>Where</th><th>Stock</th><th>Age</th></tr></thead><tbody>\(rows)</tbody></table>
             """
         let heading = text.isEmpty ? "Reorder report: at or below minimum supply" : "Products matching “\(text)”"

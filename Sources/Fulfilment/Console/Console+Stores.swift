@@ -12,14 +12,19 @@ extension Console {
                 var sections: [HTML] = []
                 for store in try await stores.all(logger: visit.logger) {
                     let aisles = try await stores.aisles(of: store.id, logger: visit.logger)
-                    let rows = HTML.join(aisles.map { aisle in
-                        "<tr><td>\(aisle.walkOrder)</td><td>\(aisle.code)</td><td>\(aisle.name)</td><td>\(aisle.zone)</td></tr>"
-                    })
-                    let table: HTML = aisles.isEmpty ? "<p class=\"hint\">No aisles yet.</p>" : """
+                    let rows = HTML.join(
+                        aisles.map { aisle in
+                            "<tr><td>\(aisle.walkOrder)</td><td>\(aisle.code)</td><td>\(aisle.name)</td><td>\(aisle.zone)</td></tr>"
+                        })
+                    let table: HTML =
+                        aisles.isEmpty
+                        ? "<p class=\"hint\">No aisles yet.</p>"
+                        : """
                         <table><thead><tr><th>Walk</th><th>Aisle</th><th>Name</th><th>Zone</th></tr></thead>
                         <tbody>\(rows)</tbody></table>
                         """
-                    sections.append("""
+                    sections.append(
+                        """
                         <section class="store" id="store-\(store.code)">
                         <h2>\(store.name) <small>\(store.code) · \(store.currency)</small></h2>
                         <p>\(store.address)</p>

@@ -33,7 +33,8 @@ enum ConsoleAssets {
 
     static func response(_ name: String, request: Request) -> Response {
         guard let asset = all[name] else {
-            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "Not found.\n")))
+            return Response(
+                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "Not found.\n")))
         }
         let etag = "\"\(asset.version)\""
         var headers: HTTPFields = [

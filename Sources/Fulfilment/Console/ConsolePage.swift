@@ -34,9 +34,10 @@ struct ConsolePage: Sendable {
     }
 
     var document: HTML {
-        let scriptTags = HTML.join(scripts.map { name in
-            "<script src=\"\(ConsoleAssets.url(name))\" defer></script>"
-        })
+        let scriptTags = HTML.join(
+            scripts.map { name in
+                "<script src=\"\(ConsoleAssets.url(name))\" defer></script>"
+            })
         return """
             <!doctype html>
             <html lang="en">
@@ -153,7 +154,9 @@ enum TimeText {
         let day = LocalDate(date, in: zone)
         let (year, month, dayOfMonth) = day.components
         let offset = zone.secondsFromGMT(for: date)
-        let utc = offset == 0 ? "UTC"
+        let utc =
+            offset == 0
+            ? "UTC"
             : "UTC\(offset < 0 ? "-" : "+")\(LocalDate.pad(abs(offset) / 3600, 2)):\(LocalDate.pad(abs(offset) % 3600 / 60, 2))"
         return "\(SlotText.weekdays[day.weekday - 1]) \(dayOfMonth) \(SlotText.months[month - 1]) \(year) \(SlotText.time(date, zone)) (\(utc))"
     }

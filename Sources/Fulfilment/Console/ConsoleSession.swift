@@ -48,7 +48,8 @@ struct ConsoleSession: Sendable {
     }
 
     static func clearingCookie(secure: Bool) -> Cookie {
-        Cookie(name: cookieName, value: "", expires: Date(timeIntervalSince1970: 0), maxAge: 0, path: "/", secure: secure,
+        Cookie(
+            name: cookieName, value: "", expires: Date(timeIntervalSince1970: 0), maxAge: 0, path: "/", secure: secure,
             httpOnly: true, sameSite: .strict)
     }
 

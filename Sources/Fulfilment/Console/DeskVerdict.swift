@@ -76,19 +76,23 @@ struct DeskVerdict: Sendable {
     }
 
     private func facts(_ order: Order) -> HTML {
-        let rows = HTML.join(order.lines.map { line in
-            let age: HTML = line.minimumAge.map { " <span class=\"status status-pending\">\($0)+</span>" } ?? .empty
-            if line.removed {
-                return "<tr class=\"removed\"><td>\(line.quantity) ×</td><td><s>\(line.name)</s>\(age) removed (no ID)</td><td>—</td></tr>"
-            }
-            return "<tr><td>\(line.quantity) ×</td><td>\(line.name)\(age)</td><td>\(MoneyText.format(line.lineTotal, order.total.currency))</td></tr>"
-        })
+        let rows = HTML.join(
+            order.lines.map { line in
+                let age: HTML = line.minimumAge.map { " <span class=\"status status-pending\">\($0)+</span>" } ?? .empty
+                if line.removed {
+                    return "<tr class=\"removed\"><td>\(line.quantity) ×</td><td><s>\(line.name)</s>\(age) removed (no ID)</td><td>—</td></tr>"
+                }
+                return
+                    "<tr><td>\(line.quantity) ×</td><td>\(line.name)\(age)</td><td>\(MoneyText.format(line.lineTotal, order.total.currency))</td></tr>"
+            })
         var idNotice: HTML = .empty
         if let check = order.idCheck {
             if let confirmation = check.confirmation {
-                idNotice = "<p class=\"hint\" id=\"id-confirmed\">ID (\(check.minimumAge)+) confirmed by \(confirmation.confirmedByName), \(confirmation.method.rawValue), \(TimeText.format(confirmation.confirmedAt)).</p>"
+                idNotice =
+                    "<p class=\"hint\" id=\"id-confirmed\">ID (\(check.minimumAge)+) confirmed by \(confirmation.confirmedByName), \(confirmation.method.rawValue), \(TimeText.format(confirmation.confirmedAt)).</p>"
             } else if order.status.isOpen {
-                idNotice = "<p class=\"id-check\" id=\"id-check\">ID CHECK: this order holds goods for customers aged \(check.minimumAge) or over.</p>"
+                idNotice =
+                    "<p class=\"id-check\" id=\"id-check\">ID CHECK: this order holds goods for customers aged \(check.minimumAge) or over.</p>"
             }
         }
         return """

@@ -31,10 +31,12 @@ enum BlockingCall {
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         var thread = pthread_t()
-        let started = pthread_create(&thread, &attributes, { raw in
-            Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, work)
+        let started = pthread_create(
+            &thread, &attributes,
+            { raw in
+                Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, work)
         guard started == 0 else {
             Unmanaged<Work>.fromOpaque(work).release()
             throw ThreadNotStarted(code: started)

@@ -156,7 +156,8 @@ extension Database {
 /// PostgreSQL kept aborting a transaction on conflicts with others: the client should retry shortly.
 struct DatabaseBusy: Error, APIErrorConvertible {
     var apiError: APIError {
-        APIError(.serviceUnavailable, "database_busy", "The store is very busy right now; try again in a moment.",
+        APIError(
+            .serviceUnavailable, "database_busy", "The store is very busy right now; try again in a moment.",
             headers: [.retryAfter: "1"])
     }
 }

@@ -108,7 +108,8 @@ struct DatabaseAvailabilityMiddleware<Context: RequestContext>: RouterMiddleware
 /// PostgreSQL cannot be reached: the client should try again shortly.
 struct DatabaseUnavailable: Error, APIErrorConvertible {
     var apiError: APIError {
-        APIError(.serviceUnavailable, "database_unavailable", "The store's database is not reachable right now; try again shortly.",
+        APIError(
+            .serviceUnavailable, "database_unavailable", "The store's database is not reachable right now; try again shortly.",
             headers: [.retryAfter: "2"])
     }
 }

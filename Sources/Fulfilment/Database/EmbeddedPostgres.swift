@@ -98,22 +98,26 @@ public struct EmbeddedPostgres: Sendable {
         try handOverToServerUser(dataDirectory)
         if !isInitialized {
             logger.info("creating embedded PostgreSQL cluster", metadata: ["dir": "\(clusterDirectory.path)"])
-            try run("initdb", [
-                "-D", clusterDirectory.path, "-U", Self.user, "--auth-local=scram-sha-256", "--auth-host=scram-sha-256",
-                "--pwfile=\(passwordFile.path)", "-E", "UTF8", "--locale=C.UTF-8", "--no-instructions",
-            ])
+            try run(
+                "initdb",
+                [
+                    "-D", clusterDirectory.path, "-U", Self.user, "--auth-local=scram-sha-256", "--auth-host=scram-sha-256",
+                    "--pwfile=\(passwordFile.path)", "-E", "UTF8", "--locale=C.UTF-8", "--no-instructions",
+                ])
         }
         var startedHere = false
         if !isRunning {
             removeStalePidFile()
             let logged = logSize
             do {
-                try run("pg_ctl", [
-                    "-D", clusterDirectory.path, "-l", logFile.path, "-w", "-t", "60",
-                    "-o",
-                    "-c listen_addresses='' -k \(dataDirectory.path) -p \(Self.port) -c unix_socket_permissions=0700 -c max_connections=200 \(durability.serverOptions)",
-                    "start",
-                ])
+                try run(
+                    "pg_ctl",
+                    [
+                        "-D", clusterDirectory.path, "-l", logFile.path, "-w", "-t", "60",
+                        "-o",
+                        "-c listen_addresses='' -k \(dataDirectory.path) -p \(Self.port) -c unix_socket_permissions=0700 -c max_connections=200 \(durability.serverOptions)",
+                        "start",
+                    ])
             } catch Failure.commandFailed(_, let output) {
                 throw Failure.commandFailed("pg_ctl start", output: startFailure(pgCtlSaid: output, logSince: logged))
             }
@@ -304,7 +308,7 @@ public struct EmbeddedPostgres: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         var environmentList: [String] = []
         var cursor = environ
@@ -315,7 +319,7 @@ public struct EmbeddedPostgres: Sendable {
         }
         environmentList += extra.map { "\($0.key)=\($0.value)" }
         let envp: [UnsafeMutablePointer<CChar>?] = environmentList.map { strdup($0) } + [nil]
-        defer { envp.forEach { free($0) } }
+        defer { for pointer in envp { free(pointer) } }
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard spawned == 0 else {
             throw Failure.commandFailed(executable, output: String(cString: strerror(spawned)))

@@ -116,7 +116,8 @@ public final class EmbeddedSupervisor: Sendable {
                     startedAt = .now
                     ServiceMetrics.embeddedPostgresRestarted()
                     logger.notice(
-                        "embedded PostgreSQL started again (try \(tries), pid \(embedded.postmasterPID.map(String.init) ?? "?")): crash recovery done, accepting connections")
+                        "embedded PostgreSQL started again (try \(tries), pid \(embedded.postmasterPID.map(String.init) ?? "?")): crash recovery done, accepting connections"
+                    )
                     break
                 } catch {
                     lastReason = "\(error)".replacingOccurrences(of: "\n", with: "; ")

@@ -34,7 +34,10 @@ final class FirstOutcome<T: Sendable>: Sendable {
         let (first, waiting, hook) = state.withLock { state -> (Bool, CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
             guard !state.settled else { return (false, nil, nil) }
             state.settled = true
-            defer { state.continuation = nil; state.whenSettled = nil }
+            defer {
+                state.continuation = nil
+                state.whenSettled = nil
+            }
             if state.continuation == nil { state.early = result }
             return (true, state.continuation, state.whenSettled)
         }

@@ -19,8 +19,8 @@ final class LibPQConnection {
         let keys = pairs.map { strdup($0.key) } + [nil]
         let values = pairs.map { strdup($0.value) } + [nil]
         defer {
-            keys.forEach { free($0) }
-            values.forEach { free($0) }
+            for pointer in keys { free(pointer) }
+            for pointer in values { free(pointer) }
         }
         let connection = keys.withUnsafeBufferPointer { keyBuffer in
             values.withUnsafeBufferPointer { valueBuffer in
@@ -53,7 +53,7 @@ final class LibPQConnection {
     @discardableResult
     func execute(_ sql: String, parameters: [String]) throws -> [[String?]] {
         let copies = parameters.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        defer { for pointer in copies { free(pointer) } }
         let result = copies.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: copies.count) {
                 PQexecParams(handle, sql, Int32(copies.count), nil, $0, nil, nil, 0)
@@ -75,9 +75,10 @@ final class LibPQConnection {
         }
         var rows: [[String?]] = []
         for row in 0..<PQntuples(result) {
-            rows.append((0..<PQnfields(result)).map { column in
-                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
-            })
+            rows.append(
+                (0..<PQnfields(result)).map { column in
+                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                })
         }
         return rows
     }

@@ -35,11 +35,12 @@ public struct Migration: Sendable, Equatable {
 
     /// What a routine defines, as `kind name` (`function place_order`, `trigger sessions_ended`).
     var object: String {
-        let kind = switch kind {
-        case .numbered, .function: "function"
-        case .view: "view"
-        case .trigger: "trigger"
-        }
+        let kind =
+            switch kind {
+            case .numbered, .function: "function"
+            case .view: "view"
+            case .trigger: "trigger"
+            }
         return "\(kind) \(routineName.prefix { $0 != "." })"
     }
 

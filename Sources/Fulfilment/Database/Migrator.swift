@@ -37,7 +37,8 @@ public struct Migrator: Sendable {
             let db = try LibPQConnection(connection)
             try db.execute("SELECT pg_advisory_lock(\(Self.advisoryLockKey))")
             defer { _ = try? db.execute("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))") }
-            try db.execute("""
+            try db.execute(
+                """
                 SET client_min_messages = warning;
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version    integer PRIMARY KEY,

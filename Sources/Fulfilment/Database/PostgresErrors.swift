@@ -53,7 +53,8 @@ extension Error {
 /// once space is freed. A person must act, so the client is told to wait longer than for a busy store.
 struct StorageFull: Error, APIErrorConvertible {
     var apiError: APIError {
-        APIError(.serviceUnavailable, "storage_full", "The store's database has run out of disk space; nothing was saved. Try again later.",
+        APIError(
+            .serviceUnavailable, "storage_full", "The store's database has run out of disk space; nothing was saved. Try again later.",
             headers: [.retryAfter: "30"])
     }
 }

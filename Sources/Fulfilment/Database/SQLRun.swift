@@ -82,7 +82,7 @@ private final class ConnectionWatch: Sendable {
                     state.entries[key] = nil
                     return Array(entry.waiting.values)
                 }
-                lost.forEach { $0() }
+                for resume in lost { resume() }
             }
         }
         return token

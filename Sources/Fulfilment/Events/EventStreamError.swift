@@ -13,7 +13,8 @@ enum EventStreamError: Error, APIErrorConvertible, Equatable {
                 "This session has \(limit) live event streams open already; close one before opening another.",
                 details: ["limit": .int(limit)], headers: [.retryAfter: "5"])
         case .invalidLastEventID:
-            APIError(.unprocessableContent, "invalid_last_event_id", "Last-Event-ID must be the sequence number of an event.",
+            APIError(
+                .unprocessableContent, "invalid_last_event_id", "Last-Event-ID must be the sequence number of an event.",
                 details: ["field": "Last-Event-ID"])
         }
     }

@@ -16,9 +16,11 @@ struct BodyLimit: Sendable {
 
     init(bytes: Int, refusal: APIError? = nil) {
         self.bytes = bytes
-        self.refusal = refusal ?? APIError(
-            .contentTooLarge, "payload_too_large", "A request body here is at most \(Self.describe(bytes)).",
-            details: ["limitBytes": .int(bytes)])
+        self.refusal =
+            refusal
+            ?? APIError(
+                .contentTooLarge, "payload_too_large", "A request body here is at most \(Self.describe(bytes)).",
+                details: ["limitBytes": .int(bytes)])
     }
 
     static let json = BodyLimit(bytes: 1024 * 1024)

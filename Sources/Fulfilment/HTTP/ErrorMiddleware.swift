@@ -150,7 +150,8 @@ extension ServerError {
     var missingHeader: String? {
         let text = causeDescription
         guard text.contains("header field named"), let open = text.firstIndex(where: { $0 == "'" || $0 == ":" }) else { return nil }
-        let name = text[text.index(after: open)...].trimmingCharacters(in: CharacterSet(charactersIn: "' .").union(.whitespaces))
+        let name =
+            text[text.index(after: open)...].trimmingCharacters(in: CharacterSet(charactersIn: "' .").union(.whitespaces))
             .components(separatedBy: "'").first ?? ""
         return name.isEmpty ? nil : name
     }

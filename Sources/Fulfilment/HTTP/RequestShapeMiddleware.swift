@@ -13,7 +13,8 @@ struct RequestShapeMiddleware<Context: RequestContext>: RouterMiddleware {
         let request = try await BodyLimit.of(method: request.method, path: request.uri.path).apply(to: request)
         if let allowed = routes.methods(for: request.uri.path), !allowed.contains(request.method.rawValue) {
             throw APIError(
-                .methodNotAllowed, "method_not_allowed", "\(request.method.rawValue) is not allowed here; use \(allowed.sorted().joined(separator: ", ")).",
+                .methodNotAllowed, "method_not_allowed",
+                "\(request.method.rawValue) is not allowed here; use \(allowed.sorted().joined(separator: ", ")).",
                 details: ["allow": .array(allowed.sorted().map { .string($0) })],
                 headers: [.allow: allowed.sorted().joined(separator: ", ")])
         }
@@ -38,7 +39,10 @@ struct ContractRoutes: Sendable {
         var routes: [Route] = []
         var inPaths = false
         for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("paths:") { inPaths = true; continue }
+            if line.hasPrefix("paths:") {
+                inPaths = true
+                continue
+            }
             if inPaths, let first = line.first, first != " " { break }
             guard inPaths else { continue }
             if line.hasPrefix("  /"), line.hasSuffix(":") {
@@ -68,9 +72,13 @@ struct ContractRoutes: Sendable {
             var matches = true
             for (segment, part) in zip(route.segments, parts) {
                 if let literal = segment {
-                    if literal != part { matches = false; break }
+                    if literal != part {
+                        matches = false
+                        break
+                    }
                 } else if part.isEmpty {
-                    matches = false; break
+                    matches = false
+                    break
                 }
             }
             if matches, let suffix = route.suffix, !(parts.last?.hasSuffix(suffix) ?? false) { matches = false }

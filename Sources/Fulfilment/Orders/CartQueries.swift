@@ -83,10 +83,11 @@ enum CartQueries {
                 store = (id, currency)
             }
             guard let product = try row[column + 2].decode(UUID?.self) else { continue }
-            lines.append(Cart.Line(
-                productID: ProductID(product), name: try row[column + 3].decode(String.self),
-                unitPrice: try row[column + 4].decode(Int64.self), quantity: Int(try row[column + 5].decode(Int32.self)),
-                available: Int(try row[column + 6].decode(Int32.self)), discontinued: try row[column + 7].decode(Bool.self)))
+            lines.append(
+                Cart.Line(
+                    productID: ProductID(product), name: try row[column + 3].decode(String.self),
+                    unitPrice: try row[column + 4].decode(Int64.self), quantity: Int(try row[column + 5].decode(Int32.self)),
+                    available: Int(try row[column + 6].decode(Int32.self)), discontinued: try row[column + 7].decode(Bool.self)))
         }
         return Cart(storeID: store.map { StoreID($0.0) }, currency: store?.1 ?? "JMD", lines: lines)
     }

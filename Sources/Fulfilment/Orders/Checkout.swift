@@ -92,11 +92,13 @@ struct Checkout: Sendable {
 
         let orderID = OrderID(UUID())
         // The token lives until the slot's end plus the grace period; without a slot, the store's collection window.
-        let claims = if let slot, let calendar {
-            PickupToken.Claims(orderID: orderID.rawValue, storeNumber: UInt32(store.tokenNumber), expiresAt: calendar.collectionDeadline(for: slot))
-        } else {
-            PickupToken.Claims(orderID: orderID.rawValue, storeNumber: UInt32(store.tokenNumber), expiry: UInt32(clamping: store.windowEnd))
-        }
+        let claims =
+            if let slot, let calendar {
+                PickupToken.Claims(
+                    orderID: orderID.rawValue, storeNumber: UInt32(store.tokenNumber), expiresAt: calendar.collectionDeadline(for: slot))
+            } else {
+                PickupToken.Claims(orderID: orderID.rawValue, storeNumber: UInt32(store.tokenNumber), expiry: UInt32(clamping: store.windowEnd))
+            }
         let token = try signer.sign(claims)
         // In BEGIN … COMMIT rather than as a statement of its own: an implicit commit that fails
         // (its NOTIFY finds the disk full) is reported after the rows, where PostgresNIO does not

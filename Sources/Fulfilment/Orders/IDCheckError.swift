@@ -12,7 +12,8 @@ enum IDCheckError: Error, APIErrorConvertible, Equatable {
     var apiError: APIError {
         switch self {
         case .required(let age):
-            APIError(HTTPResponse.Status(code: 428, reasonPhrase: "Precondition Required"), "id_check_required",
+            APIError(
+                HTTPResponse.Status(code: 428, reasonPhrase: "Precondition Required"), "id_check_required",
                 "This order holds goods for customers aged \(age) or over: confirm their ID (idChecked: true) before handing it over.",
                 details: ["minimumAge": .int(age)])
         case .nothingToRemove:

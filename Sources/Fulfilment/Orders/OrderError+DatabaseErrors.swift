@@ -24,9 +24,10 @@ extension OrderError: DatabaseErrorMapping {
                 self = .productDiscontinued(ProductID(line.productId))
             case "insufficient_stock":
                 guard let lines = details([Short].self) else { return nil }
-                self = .insufficientStock(lines.map {
-                    Shortage(productID: ProductID($0.productId), requested: $0.requested, available: $0.available)
-                })
+                self = .insufficientStock(
+                    lines.map {
+                        Shortage(productID: ProductID($0.productId), requested: $0.requested, available: $0.available)
+                    })
             default: return nil
             }
         default: return nil

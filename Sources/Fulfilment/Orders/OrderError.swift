@@ -58,62 +58,78 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
         case .productDiscontinued(let id):
             APIError(.conflict, "product_discontinued", "That product is discontinued.", details: ["productId": .string(id.description)])
         case .invalidQuantity:
-            APIError(.unprocessableContent, "invalid_field", "The quantity must be a whole number from 0 to 99 (0 removes the line).",
+            APIError(
+                .unprocessableContent, "invalid_field", "The quantity must be a whole number from 0 to 99 (0 removes the line).",
                 details: ["field": "quantity"])
         case .noStoreChosen:
             APIError(.conflict, "no_store_chosen", "Choose the store to collect from first: PUT /v1/cart with {\"storeId\": ...}.")
         case .cartEmpty:
             APIError(.conflict, "cart_empty", "The cart is empty.")
         case .insufficientStock(let shortages):
-            APIError(.conflict, "insufficient_stock", "Not enough stock for \(shortages.count) line(s); nothing was reserved.",
-                details: ["lines": .array(shortages.map {
-                    ["productId": .string($0.productID.description), "requested": .int($0.requested), "available": .int($0.available)]
-                })])
+            APIError(
+                .conflict, "insufficient_stock", "Not enough stock for \(shortages.count) line(s); nothing was reserved.",
+                details: [
+                    "lines": .array(
+                        shortages.map {
+                            ["productId": .string($0.productID.description), "requested": .int($0.requested), "available": .int($0.available)]
+                        })
+                ])
         case .totalTooLarge:
             APIError(.unprocessableContent, "total_too_large", "The order's total is too large to take; split it into smaller orders.")
         case .missingIdempotencyKey:
-            APIError(.badRequest, "missing_idempotency_key", "Send an Idempotency-Key header (1 to 255 characters) with every checkout.",
+            APIError(
+                .badRequest, "missing_idempotency_key", "Send an Idempotency-Key header (1 to 255 characters) with every checkout.",
                 details: ["header": "Idempotency-Key"])
         case .idempotencyKeyReused:
-            APIError(.unprocessableContent, "idempotency_key_reused",
+            APIError(
+                .unprocessableContent, "idempotency_key_reused",
                 "This Idempotency-Key was already used for a different checkout request.")
         case .invalidTransition(let from, let to, let allowed):
-            APIError(.conflict, "invalid_transition", "An order that is \(from.rawValue) cannot become \(to.rawValue).",
+            APIError(
+                .conflict, "invalid_transition", "An order that is \(from.rawValue) cannot become \(to.rawValue).",
                 details: ["status": .string(from.rawValue), "to": .string(to.rawValue), "allowed": .array(allowed.map { .string($0.rawValue) })])
         case .completedOnlyByScan(let from, let allowed):
-            APIError(.conflict, "invalid_transition", "An order is completed only by scanning the customer's QR at collection.",
+            APIError(
+                .conflict, "invalid_transition", "An order is completed only by scanning the customer's QR at collection.",
                 details: ["status": .string(from.rawValue), "to": "completed", "allowed": .array(allowed.map { .string($0.rawValue) })])
         case .invalidToken(let reason):
             APIError(.unauthorized, "invalid_token", "This is not a valid pickup token.", details: ["reason": .string(reason)])
         case .tokenExpired(let at):
-            APIError(.gone, "token_expired", "This pickup token has expired.",
+            APIError(
+                .gone, "token_expired", "This pickup token has expired.",
                 details: ["expiredAt": .string(at.formatted(.iso8601))])
         case .wrongStore:
             APIError(.forbidden, "wrong_store", "This order is collected at another store.")
         case .notReady(let status):
             APIError(.conflict, "not_ready", "The order is not ready for collection yet.", details: ["status": .string(status.rawValue)])
         case .notificationTooSoon(let seconds):
-            APIError(.tooManyRequests, "notification_too_soon", "The ready message was sent less than a minute ago.",
+            APIError(
+                .tooManyRequests, "notification_too_soon", "The ready message was sent less than a minute ago.",
                 details: ["retryAfter": .int(seconds)], headers: [.retryAfter: String(seconds)])
         case .alreadyCollected(let at, let by):
-            APIError(.conflict, "already_collected", "This order was already collected.",
+            APIError(
+                .conflict, "already_collected", "This order was already collected.",
                 details: ["collectedAt": .string(at.formatted(.iso8601)), "collectedBy": .string(by)])
         case .orderCancelled:
             APIError(.conflict, "order_cancelled", "This order was cancelled.")
         case .paymentRequired(let amount, let currency):
-            APIError(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), "payment_required", "The order must be paid before it is handed over.",
+            APIError(
+                HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), "payment_required",
+                "The order must be paid before it is handed over.",
                 details: ["amountDue": ["amount": .int(Int(amount)), "currency": .string(currency)]])
         case .prepaidOrder:
             APIError(.conflict, "prepaid_order", "This order is paid online; the payment provider settles it, not the desk.")
         case .alreadyPaid:
             APIError(.conflict, "already_paid", "This order is already paid.")
         case .amountMismatch(let due, let currency):
-            APIError(.unprocessableContent, "amount_mismatch", "The amount must equal the amount due.",
+            APIError(
+                .unprocessableContent, "amount_mismatch", "The amount must equal the amount due.",
                 details: ["field": "amount", "amountDue": ["amount": .int(Int(due)), "currency": .string(currency)]])
         case .noRefundDue(let status):
             APIError(.conflict, "no_refund_due", "This order owes the customer nothing.", details: ["paymentStatus": .string(status.rawValue)])
         case .refundMismatch(let due, let currency):
-            APIError(.unprocessableContent, "amount_mismatch", "The refund must equal what is owed back.",
+            APIError(
+                .unprocessableContent, "amount_mismatch", "The refund must equal what is owed back.",
                 details: ["field": "amount", "refundDue": ["amount": .int(Int(due)), "currency": .string(currency)]])
         case .noteTooLong:
             .invalidField("note", "The note is at most 500 characters.")

@@ -45,7 +45,8 @@ enum OrderParts {
         {
             return IDCheck(
                 minimumAge: age,
-                confirmation: IDConfirmation(method: method, confirmedBy: UserID(by), confirmedByName: check.byName ?? "staff",
+                confirmation: IDConfirmation(
+                    method: method, confirmedBy: UserID(by), confirmedByName: check.byName ?? "staff",
                     confirmedAt: date(micros: at)))
         }
         return check.required.map { IDCheck(minimumAge: $0, confirmation: nil) }

@@ -114,12 +114,15 @@ enum OrderQueries {
         for try await row in rows.decode(
             (UUID, Int64, UUID, String, String, String, String, Int64, String, Int64, Date, Int64, Date?, Date?).self)
         {
-            items.append((OrderSummary(
-                id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerName: row.3,
-                status: OrderStatus(rawValue: row.4) ?? .pending, paymentMethod: PaymentMethod(rawValue: row.5) ?? .payAtCollection,
-                paymentStatus: PaymentStatus(rawValue: row.6) ?? .unpaid, total: Money(amount: row.7, currency: row.8),
-                itemCount: Int(row.9), createdAt: row.10,
-                pickupSlot: row.12.flatMap { start in row.13.map { PickupSlot(start: start, end: $0) } }), row.11))
+            items.append(
+                (
+                    OrderSummary(
+                        id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerName: row.3,
+                        status: OrderStatus(rawValue: row.4) ?? .pending, paymentMethod: PaymentMethod(rawValue: row.5) ?? .payAtCollection,
+                        paymentStatus: PaymentStatus(rawValue: row.6) ?? .unpaid, total: Money(amount: row.7, currency: row.8),
+                        itemCount: Int(row.9), createdAt: row.10,
+                        pickupSlot: row.12.flatMap { start in row.13.map { PickupSlot(start: start, end: $0) } }), row.11
+                ))
         }
         let page = Array(items.prefix(limit))
         let next = items.count > limit ? page.last.map { PageCursor.encode(PageCursor.Dated(t: $0.1, id: $0.0.id.rawValue)) } : nil

@@ -12,8 +12,9 @@ struct Orders: Sendable {
     /// The order, if `viewer` is its customer or staff of its store; else `orderNotFound`.
     func order(_ id: OrderID, visibleTo viewer: Identity, logger: Logger) async throws -> Order {
         let scope = viewer.role.worksInStore ? try StoreScope(staff: viewer) : nil
-        guard let order = try await OrderQueries.order(
-            id: id, visibleTo: viewer.userID, orStaffIn: scope, on: database.client, logger: logger)
+        guard
+            let order = try await OrderQueries.order(
+                id: id, visibleTo: viewer.userID, orStaffIn: scope, on: database.client, logger: logger)
         else { throw OrderError.orderNotFound }
         return order
     }

@@ -43,8 +43,9 @@ struct Receipts: Sendable {
             // period, as at checkout); never the very claims of the old token (Ed25519
             // signatures are deterministic, so equal claims would give the same text back).
             let expiry = facts.freshExpiry == facts.oldExpiry ? facts.freshExpiry + 1 : facts.freshExpiry
-            let token = try signer.sign(PickupToken.Claims(
-                orderID: id.rawValue, storeNumber: UInt32(facts.tokenNumber), expiry: UInt32(clamping: expiry)))
+            let token = try signer.sign(
+                PickupToken.Claims(
+                    orderID: id.rawValue, storeNumber: UInt32(facts.tokenNumber), expiry: UInt32(clamping: expiry)))
             let at = try await ReceiptQueries.reissue(
                 id, store: facts.store, token: token, by: staff, reason: reason, on: connection, logger: logger)
             order.pickup = PickupRecord(text: token.text, expiresAt: token.claims.expiresAt, usedAt: nil)

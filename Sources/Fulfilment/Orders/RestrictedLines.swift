@@ -25,8 +25,9 @@ struct RestrictedLines: Sendable {
                 throw OrderError.invalidTransition(from: status, to: status, allowed: [])
             }
             guard payment == .unpaid else { throw IDCheckError.orderPaid }
-            guard try await RestrictedLineQueries.remove(
-                from: id, store: found.store, packaged: status != .pending, by: staff, on: connection, logger: logger)
+            guard
+                try await RestrictedLineQueries.remove(
+                    from: id, store: found.store, packaged: status != .pending, by: staff, on: connection, logger: logger)
             else { throw IDCheckError.nothingToRemove }
             try await OrderQueries.recordEvent(
                 order: id, store: found.store, from: status, to: status, actor: staff,

@@ -39,10 +39,12 @@ enum PickListError: Error, APIErrorConvertible, DatabaseErrorMapping {
         case .missingProduct:
             APIError(.unprocessableContent, "missing_field", "Send the scanned barcode or the productId.", details: ["field": "barcode"])
         case .invalidQuantity:
-            APIError(.unprocessableContent, "invalid_quantity", "The quantity must be a whole number from 0 to 99.",
+            APIError(
+                .unprocessableContent, "invalid_quantity", "The quantity must be a whole number from 0 to 99.",
                 details: ["field": "quantity"])
         case .orderNotPickable(let status):
-            APIError(.conflict, "order_not_pickable",
+            APIError(
+                .conflict, "order_not_pickable",
                 "That order is no longer waiting on this pick list\(status.map { " (it is \($0.rawValue))" } ?? ""); put its items back.",
                 details: ["status": status.map { .string($0.rawValue) } ?? .null])
         case .orderClaimedMeanwhile: DatabaseBusy().apiError
@@ -54,10 +56,12 @@ enum PickListError: Error, APIErrorConvertible, DatabaseErrorMapping {
             case .orderNotOnStop:
                 APIError(.unprocessableContent, "order_not_on_stop", "That order has nothing of this product on this pick list.")
             case .nonPositiveQuantity:
-                APIError(.unprocessableContent, "invalid_quantity", "The quantity must be at least 1 (or 0 with short: true).",
+                APIError(
+                    .unprocessableContent, "invalid_quantity", "The quantity must be at least 1 (or 0 with short: true).",
                     details: ["field": "quantity"])
             case .overPick(let ordered, let alreadyPicked, let requested):
-                APIError(.unprocessableContent, "over_pick", "That is more than was ordered.",
+                APIError(
+                    .unprocessableContent, "over_pick", "That is more than was ordered.",
                     details: ["ordered": .int(ordered), "alreadyPicked": .int(alreadyPicked), "requested": .int(requested)])
             }
         }

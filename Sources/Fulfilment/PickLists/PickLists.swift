@@ -151,7 +151,8 @@ struct PickLists: Sendable {
                     continue
                 }
                 let shorts = lines.filter { $0.picked < $0.quantity }
-                let reason = shorts.isEmpty
+                let reason =
+                    shorts.isEmpty
                     ? "picked on pick list \(id)"
                     : "picked on pick list \(id); short: "
                         + shorts.map { "\($0.name) \($0.picked)/\($0.quantity)" }.joined(separator: ", ")

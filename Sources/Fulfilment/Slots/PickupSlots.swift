@@ -56,9 +56,12 @@ struct PickupSlots: Sendable {
         guard let earliest = slots.first?.start, let latest = slots.last?.start else { return (calendar, []) }
         let booked = try await SlotBookingQueries.booked(
             store: store, from: earliest, to: latest.addingTimeInterval(1), on: database.client, logger: logger)
-        return (calendar, slots.map { slot in
-            Availability(slot: slot, capacity: calendar.capacity, remaining: max(0, calendar.capacity - (booked[slot.start] ?? 0)))
-        })
+        return (
+            calendar,
+            slots.map { slot in
+                Availability(slot: slot, capacity: calendar.capacity, remaining: max(0, calendar.capacity - (booked[slot.start] ?? 0)))
+            }
+        )
     }
 
     /// Moves the customer's own pending or packaged order to the slot starting at `start`: the
@@ -84,8 +87,9 @@ struct PickupSlots: Sendable {
                 try await SlotBookingQueries.free(orderOf: id, on: connection, logger: logger)
                 guard try await SlotBookingQueries.take(store: store, start: slot.start, capacity: calendar.capacity, on: connection, logger: logger)
                 else { throw SlotError.full(start: slot.start) }
-                let token = try signer.sign(PickupToken.Claims(
-                    orderID: id.rawValue, storeNumber: locked.tokenNumber, expiresAt: calendar.collectionDeadline(for: slot)))
+                let token = try signer.sign(
+                    PickupToken.Claims(
+                        orderID: id.rawValue, storeNumber: locked.tokenNumber, expiresAt: calendar.collectionDeadline(for: slot)))
                 try await OrderSlotQueries.move(id, to: slot, token: token, on: connection, logger: logger)
             }
             guard let order = try await OrderQueries.order(id: id, on: connection, logger: logger) else { throw OrderError.orderNotFound }

@@ -21,17 +21,21 @@ public enum SlotError: Error, APIErrorConvertible, Equatable {
         case .calendarNotFound:
             APIError(.notFound, "calendar_not_found", "This store has no pickup calendar: its orders take no slot.")
         case .slotRequired:
-            APIError(.unprocessableContent, "slot_required",
+            APIError(
+                .unprocessableContent, "slot_required",
                 "This store hands orders over in pickup slots: send pickupSlot, the start of a slot from GET /v1/stores/{storeId}/pickup-slots.",
                 details: ["field": "pickupSlot"])
         case .unavailable(let reason):
-            APIError(.unprocessableContent, "slot_unavailable", Self.sentence(reason),
+            APIError(
+                .unprocessableContent, "slot_unavailable", Self.sentence(reason),
                 details: ["field": "pickupSlot", "reason": .string(reason.rawValue)])
         case .full(let start):
-            APIError(.conflict, "slot_full", "That pickup slot is full; choose another.",
+            APIError(
+                .conflict, "slot_full", "That pickup slot is full; choose another.",
                 details: ["pickupSlot": .string(start.formatted(.iso8601))])
         case .notMovable(let status):
-            APIError(.conflict, "slot_not_changeable", "Only a pending or packaged order can move to another slot.",
+            APIError(
+                .conflict, "slot_not_changeable", "Only a pending or packaged order can move to another slot.",
                 details: ["status": .string(status.rawValue)])
         case .invalidQuery(let field, let message):
             APIError.invalidField(field, message)

@@ -30,14 +30,17 @@ enum WebhookDeliveryQueries {
             var secret = row.5 ?? ""
             if row.5 == nil {
                 do {
-                    secret = try WebhookSecrets.open(row.7 ?? Data(), keyID: Int(row.6 ?? 0), endpoint: WebhookEndpointID(row.1), keys: WebhookSecrets.keys)
+                    secret = try WebhookSecrets.open(
+                        row.7 ?? Data(), keyID: Int(row.6 ?? 0), endpoint: WebhookEndpointID(row.1), keys: WebhookSecrets.keys)
                 } catch {
                     unopened.append((id, error))
                     continue
                 }
             }
-            claimed.append(ClaimedDelivery(
-                id: id, endpoint: WebhookEndpointID(row.1), eventID: EventID(row.2), attempt: Int(row.3), url: row.4, secret: secret, body: row.8))
+            claimed.append(
+                ClaimedDelivery(
+                    id: id, endpoint: WebhookEndpointID(row.1), eventID: EventID(row.2), attempt: Int(row.3), url: row.4, secret: secret, body: row.8)
+            )
         }
         for (id, error) in unopened {
             logger.error("webhook secret not decrypted; the delivery waits", metadata: ["delivery": "\(id)", "reason": "\(error)"])
@@ -157,10 +160,13 @@ enum WebhookDeliveryQueries {
         var found: [(WebhookDelivery, Int64)] = []
         for try await row in rows.decode((UUID, UUID, String, String, Int32, Int32?, String?, Date?, Date, Date, Int64).self) {
             let status = WebhookDelivery.Status(rawValue: row.3) ?? .pending
-            found.append((WebhookDelivery(
-                id: WebhookDeliveryID(row.0), eventID: EventID(row.1), eventType: row.2, status: status, attempts: Int(row.4),
-                lastResponseCode: row.5.map(Int.init), lastError: row.6, lastAttemptAt: row.7,
-                nextAttemptAt: status == .pending ? row.8 : nil, createdAt: row.9), row.10))
+            found.append(
+                (
+                    WebhookDelivery(
+                        id: WebhookDeliveryID(row.0), eventID: EventID(row.1), eventType: row.2, status: status, attempts: Int(row.4),
+                        lastResponseCode: row.5.map(Int.init), lastError: row.6, lastAttemptAt: row.7,
+                        nextAttemptAt: status == .pending ? row.8 : nil, createdAt: row.9), row.10
+                ))
         }
         return found
     }

@@ -30,9 +30,11 @@ struct WebhookDispatcher: Sendable {
             try await record(outcome, of: delivery, logger: logger)
         } catch {
             // Unrecorded, it is sent again once its lease runs out: at least once.
-            logger.warning("webhook outcome not recorded; it will be sent again", metadata: [
-                "delivery": "\(delivery.id)", "error": "\(String(reflecting: error).prefix(200))",
-            ])
+            logger.warning(
+                "webhook outcome not recorded; it will be sent again",
+                metadata: [
+                    "delivery": "\(delivery.id)", "error": "\(String(reflecting: error).prefix(200))",
+                ])
         }
     }
 
@@ -52,7 +54,8 @@ struct WebhookDispatcher: Sendable {
                     delivery, code: code, error: error, pause: pause, disableAfter: settings.disableAfter,
                     on: connection, logger: logger)
             }
-            logger.info(pause == nil ? "webhook delivery failed for good" : "webhook attempt failed; will retry",
+            logger.info(
+                pause == nil ? "webhook delivery failed for good" : "webhook attempt failed; will retry",
                 metadata: metadata.merging(["code": "\(code.map(String.init) ?? "-")"]) { $1 })
             if disabled { logger.notice("webhook endpoint disabled after failing too long", metadata: metadata) }
         }
@@ -126,7 +129,8 @@ struct WebhookDispatcherService: Service {
                         do {
                             claimed = try await dispatcher.claim(room: room, logger: logger)
                         } catch {
-                            logger.warning("webhook claim failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+                            logger.warning(
+                                "webhook claim failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
                             break
                         }
                         for delivery in claimed {

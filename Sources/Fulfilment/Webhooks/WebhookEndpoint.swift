@@ -23,4 +23,3 @@ struct WebhookEndpoint: Sendable, Equatable {
     var createdAt: Date
     var updatedAt: Date
 }
-

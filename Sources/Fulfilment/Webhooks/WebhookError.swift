@@ -41,11 +41,13 @@ enum WebhookError: Error, APIErrorConvertible, Equatable, DatabaseErrorMapping {
         case .otherStore:
             APIError(.forbidden, "forbidden", "A manager creates webhook endpoints for their own store only.")
         case .invalidURL:
-            APIError(.unprocessableContent, "invalid_url",
+            APIError(
+                .unprocessableContent, "invalid_url",
                 "The URL must be http:// or https:// with a host name, at most 2000 characters, without spaces or a #fragment.",
                 details: ["field": "url"])
         case .addressNotPublic:
-            APIError(.unprocessableContent, "webhook_address_not_public",
+            APIError(
+                .unprocessableContent, "webhook_address_not_public",
                 "The URL's host must be a public internet address: loopback, private, link-local, shared and multicast addresses (in any spelling) and localhost are refused.",
                 details: ["field": "url"])
         case .invalidField(let field, let message): .invalidField(field, message)

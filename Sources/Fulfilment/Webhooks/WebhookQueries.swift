@@ -100,9 +100,12 @@ enum WebhookQueries {
     private static func decode(_ rows: SQLRows) async throws -> [(WebhookEndpoint, Int64)] {
         var found: [(WebhookEndpoint, Int64)] = []
         for try await row in rows.decode((UUID, UUID?, String, String, [String], Bool, String?, Date?, Date, Date, Int64).self) {
-            found.append((WebhookEndpoint(
-                id: WebhookEndpointID(row.0), store: row.1.map(StoreID.init), url: row.2, description: row.3, eventTypes: row.4,
-                enabled: row.5, disabledReason: row.6, failingSince: row.7, createdAt: row.8, updatedAt: row.9), row.10))
+            found.append(
+                (
+                    WebhookEndpoint(
+                        id: WebhookEndpointID(row.0), store: row.1.map(StoreID.init), url: row.2, description: row.3, eventTypes: row.4,
+                        enabled: row.5, disabledReason: row.6, failingSince: row.7, createdAt: row.8, updatedAt: row.9), row.10
+                ))
         }
         return found
     }

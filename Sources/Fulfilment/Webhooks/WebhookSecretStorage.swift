@@ -139,4 +139,3 @@ public enum WebhookSecretStorage {
         try WebhookSecretQueries.storeSealed(try WebhookSecrets.seal(secret, endpoint: endpoint, with: key), endpoint: endpoint, keyID: key.id, db)
     }
 }
-

@@ -31,4 +31,3 @@ enum WebhookSecrets {
         return secret
     }
 }
-

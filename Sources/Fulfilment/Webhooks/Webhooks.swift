@@ -72,9 +72,10 @@ struct Webhooks: Sendable {
         let types = try eventTypes.map { types throws(WebhookError) in try WebhookRules.eventTypes(types) }
         let description = try description.map { text throws(WebhookError) in try WebhookRules.description(text) }
         return try await database.transaction(logger: logger) { connection in
-            guard let endpoint = try await WebhookQueries.update(
-                id, scope: scope, url: url, description: description, eventTypes: types, enabled: enabled,
-                on: connection, logger: logger)
+            guard
+                let endpoint = try await WebhookQueries.update(
+                    id, scope: scope, url: url, description: description, eventTypes: types, enabled: enabled,
+                    on: connection, logger: logger)
             else { throw WebhookError.endpointNotFound }
             return endpoint
         }

@@ -6,8 +6,10 @@ import Testing
 @Suite("Accounts, roles and sessions")
 struct AccountTests {
     func registration(_ email: String, _ password: String = "long enough", confirmation: String? = nil, name: String = "Ann") -> JSONValue {
-        ["email": .string(email), "name": .string(name), "password": .string(password),
-         "passwordConfirmation": .string(confirmation ?? password)]
+        [
+            "email": .string(email), "name": .string(name), "password": .string(password),
+            "passwordConfirmation": .string(confirmation ?? password),
+        ]
     }
 
     @Test("a customer registers, is signed in, and /v1/me says who they are")
@@ -62,7 +64,7 @@ struct AccountTests {
         (["email": "a@example.com", "name": "A", "password": "short", "passwordConfirmation": "short"], 422, "password_too_short"),
         (["email": "a@example.com", "name": "A", "password": "long enough", "passwordConfirmation": "long enougH"], 422, "password_mismatch"),
         (["email": "a@example.com", "password": "long enough", "passwordConfirmation": "long enough"], 422, "missing_field"),
-        (["email": "a@example.com", "name": "A", "password": 12345678, "passwordConfirmation": "12345678"], 422, "invalid_field"),
+        (["email": "a@example.com", "name": "A", "password": 12_345_678, "passwordConfirmation": "12345678"], 422, "invalid_field"),
     ]
 
     @Test("bad registrations are refused with a clear code and write nothing", arguments: badBodies)
@@ -78,7 +80,8 @@ struct AccountTests {
     @Test("a missing field is named in the error")
     func missingFieldNamed() async throws {
         try await withApp { app in
-            let reply = try await app.request(.post, "/v1/auth/register", json: ["email": "a@example.com", "password": "long enough", "passwordConfirmation": "long enough"])
+            let reply = try await app.request(
+                .post, "/v1/auth/register", json: ["email": "a@example.com", "password": "long enough", "passwordConfirmation": "long enough"])
             #expect(reply.json["error"]["details"]["field"].string == "name")
         }
     }
@@ -161,7 +164,8 @@ struct AccountTests {
             let store = try await app.createStore()
             let manager = try await app.signIn(role: .manager, store: store)
             let created = try await app.request(
-                .post, "/v1/stores/\(store)/staff", json: ["email": "picker@example.com", "name": "Pat Picker", "password": "picker pass", "role": "staff"],
+                .post, "/v1/stores/\(store)/staff",
+                json: ["email": "picker@example.com", "name": "Pat Picker", "password": "picker pass", "role": "staff"],
                 token: manager.token)
             #expect(created.status == .created)
             #expect(created.json["role"].string == "staff")

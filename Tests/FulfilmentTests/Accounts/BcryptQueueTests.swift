@@ -21,7 +21,7 @@ private actor Gate {
 
     func open() {
         isOpen = true
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
         waiters.removeAll()
     }
 }
@@ -87,7 +87,10 @@ struct BcryptQueueTests {
     @Test("when every slot and waiting place is taken, sign-in answers 429 busy at once with Retry-After")
     func busyOverHTTP() async throws {
         // One slot, no waiting place, and a hash slow enough that the racers overlap.
-        try await withApp(configure: { $0.bcryptCost = 10; $0.bcryptQueue = .init(slots: 1, waiting: 0) }) { app in
+        try await withApp(configure: {
+            $0.bcryptCost = 10
+            $0.bcryptQueue = .init(slots: 1, waiting: 0)
+        }) { app in
             // Eight different accounts, so no sign-in limit gets in the way.
             let racers = (0..<8).map { SeparateConnections.Request.login("rush\($0)@example.com", "wrong password") }
             let replies = try await SeparateConnections.race(racers, port: try app.livePort)
@@ -108,12 +111,17 @@ struct BcryptQueueTests {
 
     @Test("a flood of registrations is refused with 429 busy rather than queued")
     func registrationsShareTheQueue() async throws {
-        try await withApp(configure: { $0.bcryptCost = 10; $0.bcryptQueue = .init(slots: 1, waiting: 0) }) { app in
+        try await withApp(configure: {
+            $0.bcryptCost = 10
+            $0.bcryptQueue = .init(slots: 1, waiting: 0)
+        }) { app in
             let racers = (0..<6).map { index in
                 SeparateConnections.Request(
                     path: "/v1/auth/register",
-                    json: ["email": .string("flood\(index)@example.com"), "name": "Flood", "password": "long enough",
-                           "passwordConfirmation": "long enough"])
+                    json: [
+                        "email": .string("flood\(index)@example.com"), "name": "Flood", "password": "long enough",
+                        "passwordConfirmation": "long enough",
+                    ])
             }
             let replies = try await SeparateConnections.race(racers, port: try app.livePort)
             let created = replies.filter { $0.status == .created }.count

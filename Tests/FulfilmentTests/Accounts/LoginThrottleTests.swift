@@ -8,7 +8,10 @@ struct LoginThrottleTests {
     @Test("twelve wrong guesses at once get exactly five tries; the rest are throttled")
     func parallelGuessesCannotExceedTheLimit() async throws {
         // A slower hash widens the gap between a guess's check and its count, as in production.
-        try await withApp(configure: { $0.bcryptCost = 8; $0.bcryptQueue = .init(slots: 4, waiting: 64) }) { app in
+        try await withApp(configure: {
+            $0.bcryptCost = 8
+            $0.bcryptQueue = .init(slots: 4, waiting: 64)
+        }) { app in
             _ = try await app.registerCustomer(email: "target@example.com", password: "right password")
             let guesses = (0..<12).map { SeparateConnections.Request.login("target@example.com", "guess \($0)") }
             let replies = try await SeparateConnections.race(guesses, port: try app.livePort)

@@ -80,7 +80,10 @@ struct PasswordChangeTests {
     @Test("two changes at once: one wins, the other is told, and only the winner's password works")
     func concurrentChanges() async throws {
         // A slower hash, so both requests have checked the current password before either writes.
-        try await withApp(configure: { $0.bcryptCost = 10; $0.bcryptQueue = .init(slots: 4, waiting: 8) }) { app in
+        try await withApp(configure: {
+            $0.bcryptCost = 10
+            $0.bcryptQueue = .init(slots: 4, waiting: 8)
+        }) { app in
             let session = try await app.registerCustomer(email: "eve@example.com", password: "old password")
             let changes = ["first new password", "second new password"].map { new in
                 SeparateConnections.Request(path: "/v1/me/password", json: change("old password", to: new), token: session.token)

@@ -1,10 +1,12 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Fulfilment
 
-@Suite("The order board and the customer's receipt in a browser", .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
+@Suite(
+    "The order board and the customer's receipt in a browser",
+    .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
 struct BoardAndReceiptBrowserTests {
     @Test("staff of store A see A's open orders and none of B's; pack and cancel from the board", .timeLimit(.minutes(3)))
     func board() async throws {

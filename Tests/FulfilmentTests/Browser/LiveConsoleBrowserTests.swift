@@ -5,7 +5,9 @@ import Testing
 
 /// The console follows the store's events (issue 14): the board and the desk change when an
 /// order does, without anyone reloading the page.
-@Suite("The console updates live in a browser", .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
+@Suite(
+    "The console updates live in a browser",
+    .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
 struct LiveConsoleBrowserTests {
     @Test("a new order appears on an open board, and a packed one moves group, without a reload", .timeLimit(.minutes(3)))
     func boardFollowsEvents() async throws {

@@ -9,22 +9,29 @@ import Testing
 /// in as the role it is for, with data as long as real data gets (long product, aisle, store and
 /// customer names, every column filled), in a Chromium emulating a 360 px phone at a device
 /// pixel ratio of 1, so the layout viewport is 360 CSS pixels whatever the window is.
-@Suite("Every console page fits a 360 px phone", .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
+@Suite(
+    "Every console page fits a 360 px phone",
+    .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
 struct PhoneWidthBrowserTests {
     static let width = 360
 
-    @Test("sign-in, desk and its verdicts, board, pick lists, pick mode, stock, stores, a customer's orders and receipt, a refusal: none wider than 360 px", .timeLimit(.minutes(5)))
+    @Test(
+        "sign-in, desk and its verdicts, board, pick lists, pick mode, stock, stores, a customer's orders and receipt, a refusal: none wider than 360 px",
+        .timeLimit(.minutes(5)))
     func everyPageFits() async throws {
         try await withApp { app in
             let store = try await app.createStore(name: "Half Way Tree Superstore, Pharmacy & Garden Centre")
-            try await sql("UPDATE stores SET address = '2–4 Constant Spring Road, Half Way Tree, Kingston 10, Jamaica' WHERE id = $1", [store], on: app.database)
+            try await sql(
+                "UPDATE stores SET address = '2–4 Constant Spring Road, Half Way Tree, Kingston 10, Jamaica' WHERE id = $1", [store], on: app.database
+            )
             let manager = try await app.storeAccount(.manager, store: store, name: "Alexandria Montgomery-Fitzgerald")
             let admin = try await Self.admin(app)
             let (customer, session) = try await app.customerAccount()
             try await sql("UPDATE users SET name = 'Maximilian Bartholomew Okonkwo-Richardson' WHERE id = $1", [session.userID], on: app.database)
 
             let dry = try await app.createAisle(store: store, code: "A01", name: "Rice, grains, pasta & international foods", walkOrder: 1)
-            let dairy = try await app.createAisle(store: store, code: "C12", name: "Chilled dairy, eggs & plant-based alternatives", walkOrder: 2, zone: "chilled")
+            let dairy = try await app.createAisle(
+                store: store, code: "C12", name: "Chilled dairy, eggs & plant-based alternatives", walkOrder: 2, zone: "chilled")
             let names = [
                 "Grace Jamaican Ackee in Brine, Extra Large Family Pack 540 g (case of twelve tins)",
                 "Blue Mountain Estate Single-Origin Medium Roast Whole Bean Coffee 454 g",
@@ -113,25 +120,28 @@ struct PhoneWidthBrowserTests {
     /// `phone-<name>.png` either way, for a person to look at.
     static func fits(_ browser: WebDriver, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try await browser.waitFor("main")
-        let measured = try await browser.script("""
-            const root = document.documentElement;
-            const wide = [...document.querySelectorAll('body *')]
-              .filter(e => e.getBoundingClientRect().right > root.clientWidth + 0.5)
-              .slice(0, 6)
-              .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ').join('.') : '')
-                        + ' ' + Math.round(e.getBoundingClientRect().right));
-            const spilling = [...document.querySelectorAll('main *')]
-              .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX == 'visible')
-              .slice(0, 6)
-              .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ').join('.') : '')
-                        + ' ' + e.scrollWidth + '>' + e.clientWidth);
-            return [root.clientWidth, root.scrollWidth, document.body.scrollWidth, wide.join(', '), spilling.join(', ')];
-            """) as? [Any]
+        let measured =
+            try await browser.script(
+                """
+                const root = document.documentElement;
+                const wide = [...document.querySelectorAll('body *')]
+                  .filter(e => e.getBoundingClientRect().right > root.clientWidth + 0.5)
+                  .slice(0, 6)
+                  .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ').join('.') : '')
+                            + ' ' + Math.round(e.getBoundingClientRect().right));
+                const spilling = [...document.querySelectorAll('main *')]
+                  .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX == 'visible')
+                  .slice(0, 6)
+                  .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ').join('.') : '')
+                            + ' ' + e.scrollWidth + '>' + e.clientWidth);
+                return [root.clientWidth, root.scrollWidth, document.body.scrollWidth, wide.join(', '), spilling.join(', ')];
+                """) as? [Any]
         try await browser.snapshot("phone-\(name)")
         let client = measured?[0] as? Int ?? 0
         let scroll = max(measured?[1] as? Int ?? .max, measured?[2] as? Int ?? .max)
         #expect(client == width, "\(name): the viewport is \(client) px wide, not \(width)", sourceLocation: sourceLocation)
-        #expect(scroll <= client, "\(name): \(scroll) px wide on a \(client) px screen; sticking out: \(measured?[3] ?? "?")",
+        #expect(
+            scroll <= client, "\(name): \(scroll) px wide on a \(client) px screen; sticking out: \(measured?[3] ?? "?")",
             sourceLocation: sourceLocation)
         // Narrow is not enough: no box's content may stick out of it either (a name wider than
         // its card, a grid wider than its verdict).
@@ -140,7 +150,8 @@ struct PhoneWidthBrowserTests {
 
     /// A chain admin who signs in through the console's form.
     static func admin(_ app: TestApp) async throws -> ConsoleUser {
-        let user = ConsoleUser(email: "admin-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "admin password", name: "Chain Admin")
+        let user = ConsoleUser(
+            email: "admin-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "admin password", name: "Chain Admin")
         try await app.withDatabase { database in
             _ = try await Accounts(database: database, hasher: PasswordHasher(cost: 4)).createAdmin(
                 email: user.email, name: user.name, password: user.password, logger: Logger(label: "test"))

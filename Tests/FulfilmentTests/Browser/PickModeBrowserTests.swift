@@ -12,7 +12,9 @@ struct PickModeBrowserTests {
         return twelve + String((10 - sum % 10) % 10)
     }
 
-    @Test("create a list, print it to PDF, walk it on a 360 px handheld: a wrong barcode, an over-pick, a short line, complete", .timeLimit(.minutes(3)))
+    @Test(
+        "create a list, print it to PDF, walk it on a 360 px handheld: a wrong barcode, an over-pick, a short line, complete", .timeLimit(.minutes(3))
+    )
     func pickMode() async throws {
         try await withApp { app in
             let store = try await app.createStore()
@@ -22,7 +24,8 @@ struct PickModeBrowserTests {
             let dairy = try await app.createAisle(store: store, code: "A2", name: "Dairy", walkOrder: 2)
             let riceCode = Self.ean13("501234500001")
             let milkCode = Self.ean13("501234500002")
-            let rice = try await app.createProduct(store: store, name: "Long grain rice", barcode: riceCode, price: 400, aisle: dry, bay: 3, shelf: "B")
+            let rice = try await app.createProduct(
+                store: store, name: "Long grain rice", barcode: riceCode, price: 400, aisle: dry, bay: 3, shelf: "B")
             let milk = try await app.createProduct(store: store, name: "Whole milk", barcode: milkCode, price: 250, aisle: dairy)
             let first = try await app.createPendingOrder(store: store, customer: customer.userID, lines: [(rice, 2), (milk, 1)])
             let second = try await app.createPendingOrder(store: store, customer: customer.userID, lines: [(rice, 1)])

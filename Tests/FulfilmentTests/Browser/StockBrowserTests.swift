@@ -5,7 +5,9 @@ import Testing
 
 @Suite("The stock page in a browser", .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
 struct StockBrowserTests {
-    @Test("a manager sees the reorder report, moves a product, sets its stock and minimum age, adds staff; staff get no stock page", .timeLimit(.minutes(3)))
+    @Test(
+        "a manager sees the reorder report, moves a product, sets its stock and minimum age, adds staff; staff get no stock page",
+        .timeLimit(.minutes(3)))
     func stock() async throws {
         try await withApp { app in
             let store = try await app.createStore()
@@ -57,7 +59,8 @@ struct StockBrowserTests {
                 "SELECT s.on_hand, s.bay, s.shelf, a.code, minimum_age_at(s.store_id, s.product_id) FROM stock s JOIN aisles a ON a.id = s.aisle_id WHERE s.product_id = $1",
                 [rum], on: app.database)
             #expect(row.first == ["24", "4", "C", "A7", "18"])
-            #expect(try await sql("SELECT role, store_id FROM users WHERE email = 'sam.shelf@example.com'", on: app.database).first == ["staff", store])
+            #expect(
+                try await sql("SELECT role, store_id FROM users WHERE email = 'sam.shelf@example.com'", on: app.database).first == ["staff", store])
         }
     }
 }

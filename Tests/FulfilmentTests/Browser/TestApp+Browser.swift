@@ -93,7 +93,8 @@ func withBrowser<T: Sendable>(
 /// `.build/test-output/console/` (or `$CONSOLE_SCREENSHOTS`).
 enum TestOutput {
     static let directory: URL = {
-        let url = ProcessInfo.processInfo.environment["CONSOLE_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
+        let url =
+            ProcessInfo.processInfo.environment["CONSOLE_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/test-output/console")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url

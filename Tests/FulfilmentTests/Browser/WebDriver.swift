@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A headless Chromium driven through `chromedriver` with the W3C WebDriver protocol (JSON over
@@ -56,15 +57,19 @@ final class WebDriver: @unchecked Sendable {
             try await driver.waitUntilReady()
             var options: [String: Any] = [
                 "binary": chromium.path,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--window-size=\(max(width, 800)),\(height)", "--user-data-dir=\(profile.path)", "--lang=en-GB"],
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--window-size=\(max(width, 800)),\(height)", "--user-data-dir=\(profile.path)", "--lang=en-GB",
+                ],
             ]
             if mobile {
                 options["mobileEmulation"] = ["deviceMetrics": ["width": width, "height": height, "pixelRatio": 1.0, "touch": true]]
             }
-            let reply = try await driver.send("POST", "/session", [
-                "capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": options]],
-            ])
+            let reply = try await driver.send(
+                "POST", "/session",
+                [
+                    "capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": options]]
+                ])
             guard let value = reply["value"] as? [String: Any], let id = value["sessionId"] as? String else {
                 throw Failure(description: "no WebDriver session: \(reply)")
             }
@@ -232,7 +237,8 @@ final class WebDriver: @unchecked Sendable {
         while true {
             if let end = reply.firstRange(of: Data("\r\n\r\n".utf8)) {
                 let head = String(decoding: reply[..<end.lowerBound], as: UTF8.self).lowercased()
-                let length = head.split(separator: "\r\n")
+                let length =
+                    head.split(separator: "\r\n")
                     .first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 if reply.count - end.upperBound >= length { return reply }

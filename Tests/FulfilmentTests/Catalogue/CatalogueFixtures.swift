@@ -51,8 +51,10 @@ extension TestApp {
                 INSERT INTO stock (store_id, product_id, on_hand, reserved, min_supply, aisle_id, bay, shelf)
                 VALUES ($1, $2, $3::int, $4::int, $5::int, NULLIF($6, '')::uuid, NULLIF($7, '')::int, NULLIF($8, ''))
                 """,
-                [store.id, id, String(onHand), String(reserved), String(minSupply), aisle.flatMap { store.aisles[$0] } ?? "",
-                 bay.map(String.init) ?? "", shelf ?? ""], on: database)
+                [
+                    store.id, id, String(onHand), String(reserved), String(minSupply), aisle.flatMap { store.aisles[$0] } ?? "",
+                    bay.map(String.init) ?? "", shelf ?? "",
+                ], on: database)
         }
         return id
     }
@@ -78,7 +80,9 @@ func q(_ text: String) -> String {
 }
 
 /// A real 1×1 PNG.
-let tinyPNG: [UInt8] = Array(Data(base64Encoded:
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!)
+let tinyPNG: [UInt8] = Array(
+    Data(
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!)
 /// The start of a JPEG (SOI, then an APP0 marker).
 let tinyJPEG: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9]

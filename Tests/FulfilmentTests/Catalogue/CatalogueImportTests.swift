@@ -131,11 +131,12 @@ struct CatalogueImportTests {
     @Test("the CSV reader follows RFC 4180: quotes, doubled quotes, embedded newlines, CRLF, BOM")
     func csvReader() throws {
         let records = try CSV.parse("\u{FEFF}a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n\n1,,3")
-        #expect(records == [
-            CSV.Record(line: 1, fields: ["a", "b", "c"]),
-            CSV.Record(line: 2, fields: ["x, y", "say \"hi\"", "two\nlines"]),
-            CSV.Record(line: 5, fields: ["1", "", "3"]),
-        ])
+        #expect(
+            records == [
+                CSV.Record(line: 1, fields: ["a", "b", "c"]),
+                CSV.Record(line: 2, fields: ["x, y", "say \"hi\"", "two\nlines"]),
+                CSV.Record(line: 5, fields: ["1", "", "3"]),
+            ])
         #expect(throws: CSV.SyntaxError.self) { try CSV.parse("a,\"b\nc") }
         #expect(CatalogueImportQueries.copyText("a\tb\\c\nd") == "a\\tb\\\\c\\nd")
         #expect(CatalogueImportQueries.copyText(nil) == "\\N")

@@ -5,18 +5,22 @@ import Testing
 
 @Suite("Catalogue: stores, aisles, barcodes and the locate page")
 struct CatalogueLookupTests {
-    @Test("a barcode's check digit is verified for EAN-13, UPC-A and EAN-8", arguments: [
-        ("4006381333931", Barcode.Kind.ean13), ("036000291452", .upcA), ("96385074", .ean8), (" 5901234123457 ", .ean13),
-    ])
+    @Test(
+        "a barcode's check digit is verified for EAN-13, UPC-A and EAN-8",
+        arguments: [
+            ("4006381333931", Barcode.Kind.ean13), ("036000291452", .upcA), ("96385074", .ean8), (" 5901234123457 ", .ean13),
+        ])
     func validBarcodes(text: String, kind: Barcode.Kind) throws {
         let barcode = try Barcode(text)
         #expect(barcode.kind == kind)
         #expect(barcode.digits == text.trimmingCharacters(in: .whitespaces))
     }
 
-    @Test("a wrong check digit, a wrong length or a non-digit is refused", arguments: [
-        "4006381333932", "036000291453", "96385075", "1234567", "12345678901234", "40063813339a1", "", "٤٠٠٦٣٨١٣٣٣٩٣١",
-    ])
+    @Test(
+        "a wrong check digit, a wrong length or a non-digit is refused",
+        arguments: [
+            "4006381333932", "036000291453", "96385075", "1234567", "12345678901234", "40063813339a1", "", "٤٠٠٦٣٨١٣٣٣٩٣١",
+        ])
     func invalidBarcodes(text: String) {
         #expect(throws: CatalogueError.invalidBarcode(text)) { try Barcode(text) }
     }

@@ -150,7 +150,11 @@ struct CatalogueManagerTests {
             #expect(again.status == .conflict)
             #expect(again.errorCode == "sku_taken")
             var badBarcode = body
-            if case .object(var object) = badBarcode { object["sku"] = "QC-9002"; object["barcode"] = "4006381333932"; badBarcode = .object(object) }
+            if case .object(var object) = badBarcode {
+                object["sku"] = "QC-9002"
+                object["barcode"] = "4006381333932"
+                badBarcode = .object(object)
+            }
             let invalid = try await app.request(.post, "/v1/products", json: badBarcode, token: admin.token)
             #expect(invalid.status == .unprocessableContent)
             #expect(invalid.errorCode == "invalid_barcode")
@@ -186,7 +190,8 @@ struct CatalogueManagerTests {
             let mismatch = try await app.upload(path, bytes: tinyJPEG, contentType: "image/png", token: admin.token)
             #expect(mismatch.status == .unprocessableContent)
             #expect(mismatch.errorCode == "image_type_mismatch")
-            let huge = try await app.upload(path, bytes: tinyPNG + [UInt8](repeating: 0, count: 2 * 1024 * 1024), contentType: "image/png",
+            let huge = try await app.upload(
+                path, bytes: tinyPNG + [UInt8](repeating: 0, count: 2 * 1024 * 1024), contentType: "image/png",
                 token: admin.token)
             #expect(huge.status == .contentTooLarge)
             #expect(huge.errorCode == "image_too_large")

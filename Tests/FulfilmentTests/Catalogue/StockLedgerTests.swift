@@ -28,8 +28,10 @@ struct StockLedgerTests {
                 .post, path + "/adjustments", json: ["delta": 1_000_000_000, "reason": "received"], token: manager.token)
             #expect(beyond.status == .conflict)
             #expect(beyond.errorCode == "on_hand_too_large")
-            for bad: JSONValue in [["delta": 9_223_372_036_854_775_807, "reason": "received"], ["delta": 1, "reason": "import"],
-                                   ["delta": 1, "reason": "stolen"], ["delta": 1, "reason": "received", "note": .null]] {
+            for bad: JSONValue in [
+                ["delta": 9_223_372_036_854_775_807, "reason": "received"], ["delta": 1, "reason": "import"],
+                ["delta": 1, "reason": "stolen"], ["delta": 1, "reason": "received", "note": .null],
+            ] {
                 let reply = try await app.request(.post, path + "/adjustments", json: bad, token: manager.token)
                 #expect(reply.status == .unprocessableContent, "\(bad): \(reply.text)")
             }
@@ -46,11 +48,13 @@ struct StockLedgerTests {
             #expect(ledger.json["items"][2]["by"].string == manager.userID)
             let page = try await app.request(.get, path + "/movements?limit=2", token: manager.token)
             let next = try #require(page.json["nextCursor"].string)
-            #expect(try await app.request(.get, path + "/movements?limit=2&cursor=\(next)", token: manager.token)
-                .json["items"][0]["delta"].int == 24)
+            #expect(
+                try await app.request(.get, path + "/movements?limit=2&cursor=\(next)", token: manager.token)
+                    .json["items"][0]["delta"].int == 24)
             let staff = try await app.signIn(role: .staff, store: store.id)
-            #expect(try await app.request(.post, path + "/adjustments", json: ["delta": 1, "reason": "received"], token: staff.token)
-                .status == .forbidden)
+            #expect(
+                try await app.request(.post, path + "/adjustments", json: ["delta": 1, "reason": "received"], token: staff.token)
+                    .status == .forbidden)
         }
     }
 

@@ -17,8 +17,9 @@ struct StockScopeTests {
             let product = try await app.addProduct("Rum", at: storeA, onHand: 10, aisle: "4", bay: 2)
             let managerA = try await app.signIn(role: .manager, store: storeA.id)
             let path = "/v1/stores/\(storeA.id)/stock/\(product)"
-            #expect(try await app.request(.post, path + "/adjustments", json: ["delta": 5, "reason": "received"], token: managerA.token)
-                .status == .created)
+            #expect(
+                try await app.request(.post, path + "/adjustments", json: ["delta": 5, "reason": "received"], token: managerA.token)
+                    .status == .created)
             let scopeA = try StoreScope(staff: identity(.manager, storeA.id))
             let scopeB = try StoreScope(staff: identity(.staff, storeB.id))
             let productID = try #require(ProductID(product))
@@ -40,8 +41,9 @@ struct StockScopeTests {
                     try await stock.clearLocation(product: productID, in: scopeB, logger: logger)
                 }
                 // ...and what it writes is its own store's: a count from 0 at B, an age at B.
-                try await stock.set(try StockLevel(onHand: 3, minSupply: 0), expected: 0, product: productID, in: scopeB,
-                                    by: try #require(UserID(managerA.userID)), logger: logger)
+                try await stock.set(
+                    try StockLevel(onHand: 3, minSupply: 0), expected: 0, product: productID, in: scopeB,
+                    by: try #require(UserID(managerA.userID)), logger: logger)
                 _ = try await ages.setForStore(21, product: productID, in: scopeB, logger: logger)
                 #expect(try await ages.at(scopeA, product: productID, logger: logger).store == nil)
                 #expect(try await ages.at(scopeB, product: productID, logger: logger).store == 21)

@@ -41,20 +41,24 @@ struct ChainAdminTests {
             #expect(renamed.json["name"].string == "Montego Bay — Hip Strip")
             #expect(renamed.json["address"].string == "1 Gloucester Ave")
             let other = try await app.createStore(code: "KGN-9")
-            #expect(try await app.request(.patch, "/v1/stores/\(store)", json: ["code": "KGN-9"], token: admin.token).errorCode
-                == "store_code_taken")
+            #expect(
+                try await app.request(.patch, "/v1/stores/\(store)", json: ["code": "KGN-9"], token: admin.token).errorCode
+                    == "store_code_taken")
             #expect(try await app.request(.patch, "/v1/stores/\(UUID())", json: ["name": "Nowhere"], token: admin.token).status == .notFound)
 
             // A manager keeps their own store, not the chain: no opening or renaming stores.
             let manager = try await app.signIn(role: .manager, store: other)
             let customer = try await app.registerCustomer()
             for token in [manager.token, customer.token] {
-                #expect(try await app.request(
-                    .post, "/v1/stores", json: ["code": "MB-03", "name": "X", "currency": "JMD"], token: token).status == .forbidden)
+                #expect(
+                    try await app.request(
+                        .post, "/v1/stores", json: ["code": "MB-03", "name": "X", "currency": "JMD"], token: token
+                    ).status == .forbidden)
                 #expect(try await app.request(.patch, "/v1/stores/\(other)", json: ["name": "Mine"], token: token).status == .forbidden)
             }
-            #expect(try await app.request(.post, "/v1/stores", json: ["code": "MB-03", "name": "X", "currency": "JMD"]).status
-                == .unauthorized)
+            #expect(
+                try await app.request(.post, "/v1/stores", json: ["code": "MB-03", "name": "X", "currency": "JMD"]).status
+                    == .unauthorized)
         }
     }
 
@@ -87,9 +91,11 @@ struct ChainAdminTests {
             let farWalk = try await app.request(
                 .post, "/v1/stores/\(store)/aisles", json: ["code": "9", "name": "Frozen", "walkOrder": 10001], token: admin.token)
             #expect(farWalk.status == .unprocessableContent)
-            #expect(try await app.request(
-                .post, "/v1/stores/\(UUID())/aisles", json: ["code": "9", "name": "Frozen", "walkOrder": 9], token: admin.token).status
-                == .notFound)
+            #expect(
+                try await app.request(
+                    .post, "/v1/stores/\(UUID())/aisles", json: ["code": "9", "name": "Frozen", "walkOrder": 9], token: admin.token
+                ).status
+                    == .notFound)
 
             let moved = try await app.request(
                 .patch, "/v1/stores/\(store)/aisles/\(dairyID)", json: ["walkOrder": 0, "name": "Dairy & Eggs"], token: admin.token)
@@ -99,14 +105,18 @@ struct ChainAdminTests {
             #expect(try await app.request(.get, "/v1/stores/\(store)/aisles").json["items"][0]["name"].string == "Dairy & Eggs")
             // Another store's aisle is not reached through this store.
             let elsewhere = try await app.createStore()
-            #expect(try await app.request(
-                .patch, "/v1/stores/\(elsewhere)/aisles/\(dairyID)", json: ["name": "X"], token: admin.token).status == .notFound)
+            #expect(
+                try await app.request(
+                    .patch, "/v1/stores/\(elsewhere)/aisles/\(dairyID)", json: ["name": "X"], token: admin.token
+                ).status == .notFound)
 
             // Milk is placed in the dairy aisle: the aisle cannot go until it moves.
             let manager = try await app.signIn(role: .manager, store: store)
             let milk = try await app.addProduct(store: store, name: "Milk")
-            #expect(try await app.request(
-                .put, "/v1/stores/\(store)/stock/\(milk)/location", json: ["aisleCode": "6", "bay": 2], token: manager.token).status == .ok)
+            #expect(
+                try await app.request(
+                    .put, "/v1/stores/\(store)/stock/\(milk)/location", json: ["aisleCode": "6", "bay": 2], token: manager.token
+                ).status == .ok)
             let inUse = try await app.request(.delete, "/v1/stores/\(store)/aisles/\(dairyID)", token: admin.token)
             #expect(inUse.status == .conflict)
             #expect(inUse.errorCode == "aisle_in_use")
@@ -118,9 +128,11 @@ struct ChainAdminTests {
 
             // Aisles are the chain's layout: the store's manager does not change them.
             let bakeryID = try #require(bakery.json["id"].string)
-            #expect(try await app.request(
-                .post, "/v1/stores/\(store)/aisles", json: ["code": "7", "name": "X", "walkOrder": 7], token: manager.token).status
-                == .forbidden)
+            #expect(
+                try await app.request(
+                    .post, "/v1/stores/\(store)/aisles", json: ["code": "7", "name": "X", "walkOrder": 7], token: manager.token
+                ).status
+                    == .forbidden)
             #expect(try await app.request(.delete, "/v1/stores/\(store)/aisles/\(bakeryID)", token: manager.token).status == .forbidden)
         }
     }

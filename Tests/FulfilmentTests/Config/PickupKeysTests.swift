@@ -1,7 +1,7 @@
 import Foundation
 import QRReceipt
-import Testing
 import TestSupport
+import Testing
 
 @testable import Fulfilment
 
@@ -19,7 +19,10 @@ struct PickupKeysTests {
             #expect(items[0]["keyId"].string == "1")
             #expect(items[0]["algorithm"].string == "Ed25519")
             #expect(items[0]["publicKey"].string == app.keyring.current.publicKey.base64)
-            guard case .object(let body) = reply.json else { Issue.record("not a JSON object: \(reply.text)"); return }
+            guard case .object(let body) = reply.json else {
+                Issue.record("not a JSON object: \(reply.text)")
+                return
+            }
             #expect(body.keys.sorted() == ["items", "nextCursor"])
             #expect(body["nextCursor"] == .null, "present and null, as the contract requires")
             #expect(!reply.text.contains(app.keyring.current.privateKey.rawRepresentation.base64EncodedString()))

@@ -49,7 +49,10 @@ struct ConsoleEscapingTests {
         var attributes: [(name: String, value: String)] = []
         func read(while keep: (Unicode.Scalar) -> Bool) -> String {
             var text = String.UnicodeScalarView()
-            while i < scalars.count, keep(scalars[i]) { text.append(scalars[i]); i += 1 }
+            while i < scalars.count, keep(scalars[i]) {
+                text.append(scalars[i])
+                i += 1
+            }
             return String(text)
         }
         while i < scalars.count {

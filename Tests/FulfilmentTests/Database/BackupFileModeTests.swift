@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Fulfilment
 
@@ -14,8 +14,10 @@ struct BackupFileModeTests {
             defer { try? FileManager.default.removeItem(at: file) }
             let ran = try await Subprocess.run(
                 "/bin/sh",
-                ["-c", "umask \(umask); exec \"$0\" backup --to \"$1\" --database-url \"$2\"", ServiceProcess.binary, file.path,
-                 Backup.conninfo(database)],
+                [
+                    "-c", "umask \(umask); exec \"$0\" backup --to \"$1\" --database-url \"$2\"", ServiceProcess.binary, file.path,
+                    Backup.conninfo(database),
+                ],
                 environment: ["PGPASSWORD": database.password])
             #expect(ran.status == 0, "\(ran.output) \(ran.errors)")
             let attributes = try FileManager.default.attributesOfItem(atPath: file.path)

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 @testable import Fulfilment
 
@@ -186,10 +186,12 @@ private func expectOnlyThePasswordLetsIn(_ connection: ConnectionInfo) async thr
 private func expectTCPAsksForThePassword(_ embedded: EmbeddedPostgres) async throws {
     embedded.stop()
     let port = try ServiceProcess.freePort()
-    try embedded.run("pg_ctl", [
-        "-D", embedded.clusterDirectory.path, "-l", embedded.logFile.path, "-w", "-t", "60",
-        "-o", "-c listen_addresses=127.0.0.1 -p \(port) -k \(embedded.dataDirectory.path) -c fsync=off", "start",
-    ])
+    try embedded.run(
+        "pg_ctl",
+        [
+            "-D", embedded.clusterDirectory.path, "-l", embedded.logFile.path, "-w", "-t", "60",
+            "-o", "-c listen_addresses=127.0.0.1 -p \(port) -k \(embedded.dataDirectory.path) -c fsync=off", "start",
+        ])
     defer { _ = try? embedded.run("pg_ctl", ["-D", embedded.clusterDirectory.path, "-m", "fast", "-w", "stop"]) }
     var overTCP = embedded.connectionInfo
     overTCP.options["host"] = "127.0.0.1"
@@ -203,8 +205,10 @@ private func psqlAsNobody(_ embedded: EmbeddedPostgres, password: String) async 
     let psql = embedded.binDirectory.appendingPathComponent("psql").path
     return try await Subprocess.run(
         "/usr/sbin/runuser",
-        ["-u", "nobody", "--", psql, "-X", "-h", embedded.dataDirectory.path, "-p", "5432", "-U", EmbeddedPostgres.user,
-         "-d", EmbeddedPostgres.database, "-tAc", "SELECT current_user"],
+        [
+            "-u", "nobody", "--", psql, "-X", "-h", embedded.dataDirectory.path, "-p", "5432", "-U", EmbeddedPostgres.user,
+            "-d", EmbeddedPostgres.database, "-tAc", "SELECT current_user",
+        ],
         environment: ["PGPASSWORD": password])
 }
 
@@ -221,17 +225,22 @@ private func makeOldTrustCluster(_ embedded: EmbeddedPostgres, leaveRunning: Boo
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     chmod(folder, 0o755)
     if getuid() == 0 { try EmbeddedPostgres.execute("/bin/chown", ["-R", "postgres:postgres", folder]) }
-    try embedded.run("initdb", [
-        "-D", embedded.clusterDirectory.path, "-U", EmbeddedPostgres.user, "--auth=trust", "-E", "UTF8",
-        "--locale=C.UTF-8", "--no-instructions",
-    ])
-    try embedded.run("pg_ctl", [
-        "-D", embedded.clusterDirectory.path, "-l", embedded.logFile.path, "-w", "-t", "60",
-        "-o", "-c listen_addresses='' -k \(folder) -p 5432 -c fsync=off", "start",
-    ])
+    try embedded.run(
+        "initdb",
+        [
+            "-D", embedded.clusterDirectory.path, "-U", EmbeddedPostgres.user, "--auth=trust", "-E", "UTF8",
+            "--locale=C.UTF-8", "--no-instructions",
+        ])
+    try embedded.run(
+        "pg_ctl",
+        [
+            "-D", embedded.clusterDirectory.path, "-l", embedded.logFile.path, "-w", "-t", "60",
+            "-o", "-c listen_addresses='' -k \(folder) -p 5432 -c fsync=off", "start",
+        ])
     let psql = ["-X", "-q", "-h", folder, "-p", "5432", "-U", EmbeddedPostgres.user]
     try embedded.run("createdb", ["-h", folder, "-p", "5432", "-U", EmbeddedPostgres.user, EmbeddedPostgres.database])
-    try embedded.run("psql", psql + ["-d", EmbeddedPostgres.database, "-c", "CREATE TABLE kept (note text); INSERT INTO kept VALUES ('made before the upgrade')"])
+    try embedded.run(
+        "psql", psql + ["-d", EmbeddedPostgres.database, "-c", "CREATE TABLE kept (note text); INSERT INTO kept VALUES ('made before the upgrade')"])
     if !leaveRunning {
         try embedded.run("pg_ctl", ["-D", embedded.clusterDirectory.path, "-m", "fast", "-w", "stop"])
     }

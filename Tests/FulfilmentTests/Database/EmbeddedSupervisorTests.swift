@@ -77,7 +77,9 @@ struct EmbeddedSupervisorTests {
         }
     }
 
-    @Test("a cluster that cannot start again (its folder made unusable): five tries backing off, one message why, then quiet; /readyz 503, /healthz 200")
+    @Test(
+        "a cluster that cannot start again (its folder made unusable): five tries backing off, one message why, then quiet; /readyz 503, /healthz 200"
+    )
     func givesUpOnAClusterThatCannotStart() async throws {
         try await withEmbeddedService { service in
             let app = service.app

@@ -91,13 +91,17 @@ struct FullDiskTests {
             /// answer must be one the contract promises: 200/201, or 503 with Retry-After.
             func shop(_ customer: Session, key: String = UUID().uuidString) async throws -> TestReply? {
                 let chosen = try await app.request(.put, "/v1/cart", json: ["storeId": .string(store)], token: customer.token)
-                let item = chosen.status == .ok
+                let item =
+                    chosen.status == .ok
                     ? try await app.request(.put, "/v1/cart/items/\(product)", json: ["quantity": 2], token: customer.token) : chosen
                 for reply in [chosen, item] where reply.status != .ok { record(reply, "cart") }
                 guard item.status == .ok else { return nil }
                 let reply = try await app.checkout(customer, key: key)
                 record(reply, "checkout")
-                if reply.status == .created, let id = reply.json["id"].string { created.insert(id); answered.append(id) }
+                if reply.status == .created, let id = reply.json["id"].string {
+                    created.insert(id)
+                    answered.append(id)
+                }
                 return reply
             }
             func record(_ reply: TestReply, _ what: String) {
@@ -149,7 +153,10 @@ struct FullDiskTests {
 
             // Exactly the answered checkouts are stored, each whole; reserved is what they hold.
             let stored = Set(try await sql("SELECT id FROM orders WHERE store_id = $1", [store], on: embedded.connectionInfo).compactMap { $0[0] })
-            #expect(stored == created, "stored \(stored.count), answered 201: \(created.count); \(statuses); missing at \(answered.indices.filter { !stored.contains(answered[$0]) })")
+            #expect(
+                stored == created,
+                "stored \(stored.count), answered 201: \(created.count); \(statuses); missing at \(answered.indices.filter { !stored.contains(answered[$0]) })"
+            )
             let broken = try await sql(
                 """
                 SELECT count(*) FROM orders o

@@ -70,7 +70,10 @@ struct MigrationTests {
             let error = await #expect(throws: MigrationError.self) {
                 try await Migrator(connection: db, migrations: try Migration.load(from: dir)).migrate(logger: logger)
             }
-            guard case .failed(let file, _) = error else { Issue.record("expected .failed, got \(String(describing: error))"); return }
+            guard case .failed(let file, _) = error else {
+                Issue.record("expected .failed, got \(String(describing: error))")
+                return
+            }
             #expect(file == "002_bad")
             let half = try await sql("SELECT to_regclass('half') IS NULL", on: db)
             #expect(half[0][0] == "t")
@@ -126,9 +129,9 @@ struct MigrationTests {
             "001_t.sql": "CREATE TABLE t (id int); CREATE TABLE t_log (id int);",
             "routines/t_count.sql": "CREATE OR REPLACE FUNCTION t_count() RETURNS bigint LANGUAGE sql AS $$ SELECT count(*) FROM t $$;",
             "routines/t_logged.sql": """
-                CREATE OR REPLACE FUNCTION t_logged() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN INSERT INTO t_log VALUES (NEW.id); RETURN NEW; END $$;
-                """,
+            CREATE OR REPLACE FUNCTION t_logged() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN INSERT INTO t_log VALUES (NEW.id); RETURN NEW; END $$;
+            """,
             "routines/t_counted.view.sql": "CREATE OR REPLACE VIEW t_counted AS SELECT t_count() AS n;",
             "routines/t_log.trigger.sql": "CREATE OR REPLACE TRIGGER t_log AFTER INSERT ON t FOR EACH ROW EXECUTE FUNCTION t_logged();",
         ])
@@ -156,8 +159,9 @@ struct MigrationTests {
 
             #expect(try await Migrator(connection: db, migrations: try Migration.load(from: dir)).migrate(logger: logger).isEmpty)
 
-            try write("CREATE OR REPLACE FUNCTION t_count() RETURNS bigint LANGUAGE sql AS $$ SELECT 10 * count(*) FROM t $$;",
-                      to: "routines/t_count.sql", in: dir)
+            try write(
+                "CREATE OR REPLACE FUNCTION t_count() RETURNS bigint LANGUAGE sql AS $$ SELECT 10 * count(*) FROM t $$;",
+                to: "routines/t_count.sql", in: dir)
             let changed = try await Migrator(connection: db, migrations: try Migration.load(from: dir)).migrate(logger: logger)
             #expect(changed == ["routines/t_count"])
             #expect(try await sql("SELECT n FROM t_counted", on: db) == [["20"]])
@@ -192,11 +196,13 @@ struct MigrationTests {
         }
     }
 
-    @Test("a failing routine rolls back every routine of its run and names its file; the migrations before it stay", arguments: [
-        ("CREATE OR REPLACE FUNCTION t_broken() RETURNS bigint LANGUAGE sql AS $$ SELECT 1 $$; SELECT * FROM missing_table;", "missing_table"),
-        // A PL/pgSQL body is checked as it is made, not at its first call.
-        ("CREATE OR REPLACE FUNCTION t_broken() RETURNS bigint LANGUAGE plpgsql AS $$ BEGIN RETURN 1 END $$;", "syntax error"),
-    ])
+    @Test(
+        "a failing routine rolls back every routine of its run and names its file; the migrations before it stay",
+        arguments: [
+            ("CREATE OR REPLACE FUNCTION t_broken() RETURNS bigint LANGUAGE sql AS $$ SELECT 1 $$; SELECT * FROM missing_table;", "missing_table"),
+            // A PL/pgSQL body is checked as it is made, not at its first call.
+            ("CREATE OR REPLACE FUNCTION t_broken() RETURNS bigint LANGUAGE plpgsql AS $$ BEGIN RETURN 1 END $$;", "syntax error"),
+        ])
     func failingRoutine(_ broken: String, _ complaint: String) async throws {
         let dir = try routineFolder()
         try write(broken, to: "routines/t_broken.sql", in: dir)
@@ -204,7 +210,10 @@ struct MigrationTests {
             let error = await #expect(throws: MigrationError.self) {
                 try await Migrator(connection: db, migrations: try Migration.load(from: dir)).migrate(logger: logger)
             }
-            guard case .failed(let file, let message) = error else { Issue.record("expected .failed, got \(String(describing: error))"); return }
+            guard case .failed(let file, let message) = error else {
+                Issue.record("expected .failed, got \(String(describing: error))")
+                return
+            }
             #expect(file == "routines/t_broken")
             #expect(message.contains(complaint), "\(message)")
             let migrations = try await sql("SELECT version FROM schema_migrations", on: db)
@@ -216,9 +225,11 @@ struct MigrationTests {
         }
     }
 
-    @Test("a routine file whose name is not name.sql, name.view.sql or name.trigger.sql is refused", arguments: [
-        "Place-Order.sql", "orders.table.sql", ".view.sql", "a.b.view.sql",
-    ])
+    @Test(
+        "a routine file whose name is not name.sql, name.view.sql or name.trigger.sql is refused",
+        arguments: [
+            "Place-Order.sql", "orders.table.sql", ".view.sql", "a.b.view.sql",
+        ])
     func badRoutineName(_ name: String) throws {
         let dir = try folder(["001_a.sql": "SELECT 1;", "routines/\(name)": "SELECT 1;"])
         #expect(throws: MigrationError.badFileName("routines/\(name)")) { try Migration.load(from: dir) }

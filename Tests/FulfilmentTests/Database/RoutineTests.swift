@@ -13,7 +13,7 @@ struct RoutineTests {
 
     static var definition: Regex<AnyRegexOutput> {
         try! Regex(
-        #"^[ \t]*CREATE[ \t]+(?:OR[ \t]+REPLACE[ \t]+)?(?:CONSTRAINT[ \t]+|MATERIALIZED[ \t]+)?(FUNCTION|VIEW|TRIGGER)[ \t]+(?:public\.)?(\w+)"#
+            #"^[ \t]*CREATE[ \t]+(?:OR[ \t]+REPLACE[ \t]+)?(?:CONSTRAINT[ \t]+|MATERIALIZED[ \t]+)?(FUNCTION|VIEW|TRIGGER)[ \t]+(?:public\.)?(\w+)"#
         ).ignoresCase().anchorsMatchLineEndings()
     }
 
@@ -63,7 +63,8 @@ struct RoutineTests {
         for routine in routines {
             #expect(Self.definitions(in: routine.sql) == [Self.expected(routine)], "\(routine.name).sql")
             // A second application replaces: CREATE OR REPLACE, or (a constraint trigger) a DROP first.
-            let replaces = routine.sql.range(of: "CREATE OR REPLACE", options: .caseInsensitive) != nil
+            let replaces =
+                routine.sql.range(of: "CREATE OR REPLACE", options: .caseInsensitive) != nil
                 || routine.sql.range(of: "DROP TRIGGER IF EXISTS \(Self.expected(routine).name) ON", options: .caseInsensitive) != nil
             #expect(replaces, "\(routine.name).sql must replace what it defines")
         }

@@ -22,7 +22,8 @@ struct EventNumberingTests {
     func numberersRace() async throws {
         try await withApp { app in
             let store = try await app.createStore()
-            let writers = 4, eventsEach = 40
+            let writers = 4
+            let eventsEach = 40
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<writers {
                     group.addTask {
@@ -41,7 +42,8 @@ struct EventNumberingTests {
             }
             try await waitUntilNumbered(app, store: store)
             let numbers = try await sql(
-                "SELECT sequence FROM events WHERE store_id = $1 ORDER BY sequence", [store], on: app.database).map { Int($0[0]!)! }
+                "SELECT sequence FROM events WHERE store_id = $1 ORDER BY sequence", [store], on: app.database
+            ).map { Int($0[0]!)! }
             #expect(numbers == Array(1...(writers * eventsEach)))
             let last = try await sql("SELECT last FROM event_sequences WHERE store_id = $1", [store], on: app.database)
             #expect(last == [[String(writers * eventsEach)]])

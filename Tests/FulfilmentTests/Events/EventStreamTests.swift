@@ -127,7 +127,10 @@ struct EventStreamTests {
         try await withTestDatabase { database in
             let service = try await ServiceProcess.start(
                 database: database, keysDir: keys, environment: ["FULFILMENT_EVENT_HEARTBEAT_SECONDS": "1"])
-            defer { service.signal(SIGKILL); _ = service.exitStatus() }
+            defer {
+                service.signal(SIGKILL)
+                _ = service.exitStatus()
+            }
             let app = service.app(database: database)
             let store = try await app.createStore()
             let staff = try await app.signIn(role: .staff, store: store)

@@ -42,13 +42,16 @@ struct OutboxTests {
             #expect(try await app.scan(order["pickupToken"].string!, by: staff).status == .ok)
 
             let events = try await Self.events(app, store: store)
-            #expect(events.map(\.type) == [
-                "order.placed", "order.ready_for_pickup", "order.at_collection_point", "payment.succeeded", "order.collected",
-            ])
+            #expect(
+                events.map(\.type) == [
+                    "order.placed", "order.ready_for_pickup", "order.at_collection_point", "payment.succeeded", "order.collected",
+                ])
             #expect(events.map(\.sequence) == [1, 2, 3, 4, 5])
             // The placed event's order is the board's item, field for field.
             let placed = events[0].data["order"]
-            for field in ["id", "number", "storeId", "customerName", "status", "paymentMethod", "paymentStatus", "total", "itemCount", "placedAt", "progress"] {
+            for field in [
+                "id", "number", "storeId", "customerName", "status", "paymentMethod", "paymentStatus", "total", "itemCount", "placedAt", "progress",
+            ] {
                 #expect(placed[field] == board[field], "\(field)")
             }
             #expect(events[1].data["order"]["status"] == "packaged")

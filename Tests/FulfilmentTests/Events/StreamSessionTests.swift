@@ -85,7 +85,10 @@ struct StreamSessionTests {
     func capPerSession() async throws {
         try await withTestDatabase { database in
             // A client that went away is noticed at the next write: a heartbeat each second.
-            let capped: @Sendable (inout AppConfiguration) -> Void = { $0.eventHeartbeat = .seconds(1); $0.eventStreamsPerSession = 2 }
+            let capped: @Sendable (inout AppConfiguration) -> Void = {
+                $0.eventHeartbeat = .seconds(1)
+                $0.eventStreamsPerSession = 2
+            }
             try await withApp(database: database, configure: capped) { first in
                 try await withApp(database: database, configure: capped) { second in
                     let store = try await first.createStore()

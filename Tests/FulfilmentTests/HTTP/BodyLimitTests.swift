@@ -40,8 +40,10 @@ struct BodyLimitTests {
     @Test("a chunked body within the cap is read as usual: a chunked sign-up is 201")
     func chunkedWithinTheCap() async throws {
         try await withApp { app in
-            let body = Array(#"{"email": "chunky@example.com", "name": "Chunky", "password": "correct horse", "passwordConfirmation": "correct horse"}"#.utf8)
-            let reply = try await SeparateConnections.send(Self.chunked("/v1/auth/register", type: "application/json", body: body), port: try app.livePort)
+            let body = Array(
+                #"{"email": "chunky@example.com", "name": "Chunky", "password": "correct horse", "passwordConfirmation": "correct horse"}"#.utf8)
+            let reply = try await SeparateConnections.send(
+                Self.chunked("/v1/auth/register", type: "application/json", body: body), port: try app.livePort)
             #expect(reply.status == .created, "\(reply.text)")
         }
     }

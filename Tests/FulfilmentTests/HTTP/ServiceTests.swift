@@ -57,7 +57,10 @@ struct ServiceTests {
 
     @Test("decoding failures map to 400 malformed_json and 422 naming the field")
     func decodingErrors() throws {
-        struct Body: Decodable { var email: String; var quantity: Int }
+        struct Body: Decodable {
+            var email: String
+            var quantity: Int
+        }
         func mapped(_ json: String) -> APIError {
             do {
                 _ = try JSONDecoder().decode(Body.self, from: Data(json.utf8))

@@ -60,7 +60,8 @@ struct TrustedProxyTests {
             #expect(guesser.errorCode == "too_many_attempts")
             let owner = try await SeparateConnections.send(viaProxy("manager password", client: "198.51.100.20"), port: port)
             #expect(owner.status == .ok, "\(owner.text)")
-            let counted = try await sql("SELECT DISTINCT address FROM login_throttle WHERE failures > 0 AND address <> '' ORDER BY address", on: app.database)
+            let counted = try await sql(
+                "SELECT DISTINCT address FROM login_throttle WHERE failures > 0 AND address <> '' ORDER BY address", on: app.database)
             #expect(counted.map { $0[0] }.contains("203.0.113.5"))
             #expect(!counted.map { $0[0] }.contains("127.0.0.1"), "the proxy's own address is no client")
         }

@@ -47,7 +47,8 @@ struct CallerInStatementTests {
             let rice = try await app.addProduct(store: store, onHand: 5)
             let idle = try await app.registerCustomer()
             try await app.fillCart(idle, store: store, [(rice, 1)])
-            _ = try await sql("UPDATE sessions SET last_used_at = now() - interval '12 hours 1 minute' WHERE user_id = $1", [idle.userID], on: app.database)
+            _ = try await sql(
+                "UPDATE sessions SET last_used_at = now() - interval '12 hours 1 minute' WHERE user_id = $1", [idle.userID], on: app.database)
             let expired = try await app.checkout(idle)
             #expect(expired.status == .unauthorized)
             #expect(expired.errorCode == "session_expired")
@@ -74,7 +75,8 @@ struct CallerInStatementTests {
             let staff = try await app.signIn(role: .staff, store: store)
             // A cart of the staff member's own, with a line: only the role stands between them and changing it.
             _ = try await sql("INSERT INTO carts (customer_id, store_id) VALUES ($1, $2)", [staff.userID, store], on: app.database)
-            _ = try await sql("INSERT INTO cart_items (customer_id, product_id, quantity) VALUES ($1, $2, 2)", [staff.userID, rice], on: app.database)
+            _ = try await sql(
+                "INSERT INTO cart_items (customer_id, product_id, quantity) VALUES ($1, $2, 2)", [staff.userID, rice], on: app.database)
             let put = { (token: String?, quantity: Int) in
                 try await app.request(.put, "/v1/cart/items/\(rice)", json: ["quantity": .int(quantity)], token: token)
             }
@@ -85,7 +87,8 @@ struct CallerInStatementTests {
             #expect(try await put("made-up", 3).status == .unauthorized)
             // A quantity the contract refuses, from nobody: who is asking is answered first.
             #expect(try await put("made-up", 1000).status == .unauthorized)
-            _ = try await sql("UPDATE sessions SET last_used_at = now() - interval '13 hours' WHERE user_id = $1", [customer.userID], on: app.database)
+            _ = try await sql(
+                "UPDATE sessions SET last_used_at = now() - interval '13 hours' WHERE user_id = $1", [customer.userID], on: app.database)
             #expect(try await put(customer.token, 4).errorCode == "session_expired")
             #expect(try await put(customer.token, 0).errorCode == "session_expired")
 

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 
 @testable import Fulfilment
 
@@ -120,7 +120,9 @@ struct CheckoutTests {
         }
     }
 
-    @Test("a checkout is one read that also resolves the caller and one write in BEGIN … COMMIT (issues 15, 30); a refused one no more; a cart line one")
+    @Test(
+        "a checkout is one read that also resolves the caller and one write in BEGIN … COMMIT (issues 15, 30); a refused one no more; a cart line one"
+    )
     func checkoutStatementBudget() async throws {
         let logs = LogCapture()
         try await withApp(logHandler: logs) { app in
@@ -211,8 +213,9 @@ struct CheckoutTests {
             #expect(three.json["itemCount"].int == 3)
             let gone = try await app.addProduct(store: store)
             try await sql("UPDATE products SET discontinued = true WHERE id = $1", [gone], on: app.database)
-            #expect(try await app.request(.put, "/v1/cart/items/\(gone)", json: ["quantity": 1], token: customer.token).errorCode
-                == "product_discontinued")
+            #expect(
+                try await app.request(.put, "/v1/cart/items/\(gone)", json: ["quantity": 1], token: customer.token).errorCode
+                    == "product_discontinued")
             // Switching store keeps the line; the other store carries none of it.
             let switched = try await app.request(.put, "/v1/cart", json: ["storeId": .string(other)], token: customer.token)
             #expect(switched.json["storeId"].string == other)

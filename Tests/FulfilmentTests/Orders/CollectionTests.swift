@@ -14,7 +14,9 @@ struct CollectionTests {
         return order
     }
 
-    @Test("a preview is one statement to PostgreSQL (caller and order), a collection two (caller and order, then hand over and read back), a refused one one")
+    @Test(
+        "a preview is one statement to PostgreSQL (caller and order), a collection two (caller and order, then hand over and read back), a refused one one"
+    )
     func statementBudget() async throws {
         let logs = LogCapture()
         try await withApp(logHandler: logs) { app in

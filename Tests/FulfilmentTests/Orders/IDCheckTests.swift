@@ -139,7 +139,9 @@ struct MinimumAgeImportTests {
             let set = try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 18], token: admin.token)
             #expect(set.status == .ok)
             #expect(set.json["minimumAge"].int == 18)
-            #expect(try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 0], token: admin.token).status == .unprocessableContent)
+            #expect(
+                try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": 0], token: admin.token).status
+                    == .unprocessableContent)
             let cleared = try await app.request(.put, "/v1/products/\(product)/minimum-age", json: ["minimumAge": .null], token: admin.token)
             #expect(cleared.status == .ok)
             // The contract requires the field: none is a present null, not a missing key.

@@ -24,9 +24,10 @@ struct OrderExpiryTests {
             // Prepaid, paid, packed, never collected.
             let (_, packed, packedProduct) = try await app.placeOrder(store: store, quantity: 3, price: 500, method: "prepaid")
             let packedID = packed["id"].string!
-            #expect(try await app.webhook(
-                #"{"id": "evt_exp_1", "type": "payment.succeeded", "orderId": "\#(packedID)", "amount": {"amount": 1500, "currency": "JMD"}}"#
-            ).json["outcome"].string == "paid")
+            #expect(
+                try await app.webhook(
+                    #"{"id": "evt_exp_1", "type": "payment.succeeded", "orderId": "\#(packedID)", "amount": {"amount": 1500, "currency": "JMD"}}"#
+                ).json["outcome"].string == "paid")
             #expect(try await app.transition(packedID, to: "packaged", by: staff).status == .ok)
             // Still inside its window at the test's clock.
             let (_, later, _) = try await app.placeOrder(store: store)
@@ -170,7 +171,11 @@ struct OrderExpiryTests {
         private var locked = false
         private var waiting: [CheckedContinuation<Void, Never>] = []
 
-        func lock() { locked = true; waiting.forEach { $0.resume() }; waiting = [] }
+        func lock() {
+            locked = true
+            for waiter in waiting { waiter.resume() }
+            waiting = []
+        }
         func release() { released = true }
         func finishSweep() { sweepDone = true }
         func waitUntilLocked() async {

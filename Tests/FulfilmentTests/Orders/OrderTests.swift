@@ -73,8 +73,9 @@ struct OrderTests {
             #expect(cancelled.json["status"].string == "cancelled")
             #expect(cancelled.json["history"].array.last?["reason"].string == "changed my mind")
             #expect(try await app.stock(store: store, product: product) == (10, 0))
-            #expect(try await app.request(.post, "/v1/orders/\(order["id"].string!)/cancel", token: customer.token).errorCode
-                == "invalid_transition")
+            #expect(
+                try await app.request(.post, "/v1/orders/\(order["id"].string!)/cancel", token: customer.token).errorCode
+                    == "invalid_transition")
 
             let (customer2, order2, product2) = try await app.placeOrder(store: store, quantity: 2)
             let id2 = order2["id"].string!

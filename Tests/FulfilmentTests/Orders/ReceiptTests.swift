@@ -59,10 +59,14 @@ struct ReceiptTests {
 
             let noReason = try await app.request(.post, "/v1/orders/\(id)/receipt/reissue", json: ["reason": "  "], token: staff.token)
             #expect(noReason.status == .unprocessableContent)
-            #expect(try await app.request(
-                .post, "/v1/orders/\(id)/receipt/reissue", json: ["reason": "lost"], token: otherStaff.token).status == .notFound)
-            #expect(try await app.request(
-                .post, "/v1/orders/\(id)/receipt/reissue", json: ["reason": "lost"], token: customer.token).status == .forbidden)
+            #expect(
+                try await app.request(
+                    .post, "/v1/orders/\(id)/receipt/reissue", json: ["reason": "lost"], token: otherStaff.token
+                ).status == .notFound)
+            #expect(
+                try await app.request(
+                    .post, "/v1/orders/\(id)/receipt/reissue", json: ["reason": "lost"], token: customer.token
+                ).status == .forbidden)
 
             let reissued = try await app.request(
                 .post, "/v1/orders/\(id)/receipt/reissue", json: ["reason": "customer's phone is flat"], token: staff.token)

@@ -12,7 +12,8 @@ struct RefundTests {
     func paid(_ app: TestApp, store: String, quantity: Int = 1, price: Int = 1500, event: String) async throws -> (Session, String) {
         let (customer, order, _) = try await app.placeOrder(store: store, quantity: quantity, price: price, method: "prepaid")
         let id = order["id"].string!
-        let body = #"{"id": "\#(event)", "type": "payment.succeeded", "orderId": "\#(id)", "amount": {"amount": \#(quantity * price), "currency": "JMD"}}"#
+        let body =
+            #"{"id": "\#(event)", "type": "payment.succeeded", "orderId": "\#(id)", "amount": {"amount": \#(quantity * price), "currency": "JMD"}}"#
         #expect(try await app.webhook(body).json["outcome"].string == "paid")
         return (customer, id)
     }
@@ -62,8 +63,9 @@ struct RefundTests {
             #expect(twice.errorCode == "no_refund_due")
             // An unpaid order owes nothing either.
             let (_, unpaid, _) = try await app.placeOrder(store: store)
-            #expect(try await app.request(.post, "/v1/orders/\(unpaid["id"].string!)/refunds", json: full, token: manager.token).errorCode
-                == "no_refund_due")
+            #expect(
+                try await app.request(.post, "/v1/orders/\(unpaid["id"].string!)/refunds", json: full, token: manager.token).errorCode
+                    == "no_refund_due")
         }
     }
 
@@ -96,23 +98,30 @@ struct RefundTests {
             let manager = try await app.signIn(role: .manager, store: store)
             let (_, order, _) = try await app.placeOrder(store: store, quantity: 3, price: 1000, method: "prepaid")
             let id = order["id"].string!
-            #expect(try await app.webhook(
-                #"{"id": "evt_p1", "type": "payment.succeeded", "orderId": "\#(id)", "amount": {"amount": 3000, "currency": "JMD"}}"#
-            ).json["outcome"].string == "paid")
+            #expect(
+                try await app.webhook(
+                    #"{"id": "evt_p1", "type": "payment.succeeded", "orderId": "\#(id)", "amount": {"amount": 3000, "currency": "JMD"}}"#
+                ).json["outcome"].string == "paid")
             try await PaymentTests().packShort(app, store: store, order: order, picked: 1, by: staff)
-            #expect(try await sql("SELECT payment_status, refund_due_amount FROM orders WHERE id = $1", [id], on: app.database)[0]
-                == ["refund_due", "2000"])
-            #expect(try await app.request(
-                .post, "/v1/orders/\(id)/refunds", json: ["amount": ["amount": 2000, "currency": "JMD"]], token: manager.token).status
-                == .created)
-            #expect(try await sql("SELECT payment_status, refund_due_amount FROM orders WHERE id = $1", [id], on: app.database)[0]
-                == ["refunded", "0"])
+            #expect(
+                try await sql("SELECT payment_status, refund_due_amount FROM orders WHERE id = $1", [id], on: app.database)[0]
+                    == ["refund_due", "2000"])
+            #expect(
+                try await app.request(
+                    .post, "/v1/orders/\(id)/refunds", json: ["amount": ["amount": 2000, "currency": "JMD"]], token: manager.token
+                ).status
+                    == .created)
+            #expect(
+                try await sql("SELECT payment_status, refund_due_amount FROM orders WHERE id = $1", [id], on: app.database)[0]
+                    == ["refunded", "0"])
             #expect(try await app.transition(id, to: "cancelled", by: staff).status == .ok)
-            #expect(try await sql("SELECT payment_status, refund_due_amount FROM orders WHERE id = $1", [id], on: app.database)[0]
-                == ["refund_due", "1000"])
+            #expect(
+                try await sql("SELECT payment_status, refund_due_amount FROM orders WHERE id = $1", [id], on: app.database)[0]
+                    == ["refund_due", "1000"])
             #expect(try await app.webhook(refundEvent("evt_p2", order: id, amount: 1000)).json["outcome"].string == "refunded")
-            #expect(try await sql("SELECT payment_status, refund_due_amount FROM orders WHERE id = $1", [id], on: app.database)[0]
-                == ["refunded", "0"])
+            #expect(
+                try await sql("SELECT payment_status, refund_due_amount FROM orders WHERE id = $1", [id], on: app.database)[0]
+                    == ["refunded", "0"])
         }
     }
 
@@ -148,8 +157,9 @@ struct RefundTests {
             #expect(accepted.json == ["eventId": "evt_refund_1", "outcome": "refunded", "duplicate": false])
             let replay = try await app.webhook(body)
             #expect(replay.json == ["eventId": "evt_refund_1", "outcome": "refunded", "duplicate": true])
-            #expect(try await sql("SELECT method, amount, provider_event_id FROM refunds", on: app.database)
-                == [["provider", "1500", "evt_refund_1"]])
+            #expect(
+                try await sql("SELECT method, amount, provider_event_id FROM refunds", on: app.database)
+                    == [["provider", "1500", "evt_refund_1"]])
             let seen = try await app.request(.get, "/v1/orders/\(id)", token: customer.token)
             #expect(seen.json["paymentStatus"].string == "refunded")
             // A second refund event (a new id) finds nothing owed.

@@ -80,7 +80,8 @@ struct PickListDriftTests {
                 let replies = try await app.race(2) { index, racer in
                     index == 0
                         ? try await racer.transition(shop.order, to: "packaged", by: shop.staff)
-                        : try await pick(racer, list: shop.list, order: shop.order, product: shop.product, quantity: 1, short: true,
+                        : try await pick(
+                            racer, list: shop.list, order: shop.order, product: shop.product, quantity: 1, short: true,
                             by: shop.staff)
                 }
                 #expect(replies[0].status == .ok)

@@ -28,9 +28,10 @@ struct PickListServiceTests {
         let customer = try await app.registerCustomer()
         var orders: [String] = []
         for index in 0..<count {
-            orders.append(try await app.createPendingOrder(
-                store: store, customer: customer.userID,
-                lines: [(products["Mozzarella"]!, 2 + index), (products["Spam"]!, 1), (products["Baguette"]!, 1), (products["Moringa"]!, 1)]))
+            orders.append(
+                try await app.createPendingOrder(
+                    store: store, customer: customer.userID,
+                    lines: [(products["Mozzarella"]!, 2 + index), (products["Spam"]!, 1), (products["Baguette"]!, 1), (products["Moringa"]!, 1)]))
         }
         let staff = try await app.signIn(role: .staff, store: store)
         return Shop(store: store, staff: staff, customer: customer, products: products, orders: orders)
@@ -100,7 +101,8 @@ struct PickListServiceTests {
                 .post, "/v1/pick-lists/\(id)/picks", json: ["orderId": .string(order), "barcode": "4006381333931", "quantity": 1],
                 token: shop.staff.token)
             #expect(over.errorCode == "over_pick")
-            let picked = try await sql("SELECT picked_quantity FROM order_lines WHERE order_id = $1 AND product_id = $2",
+            let picked = try await sql(
+                "SELECT picked_quantity FROM order_lines WHERE order_id = $1 AND product_id = $2",
                 [order, shop.products["Mozzarella"]!], on: app.database)
             #expect(picked[0][0] == "2")
         }
@@ -116,7 +118,9 @@ struct PickListServiceTests {
             func pick(_ order: String, _ product: String, _ quantity: Int, short: Bool = false) async throws -> TestReply {
                 try await app.request(
                     .post, "/v1/pick-lists/\(id)/picks",
-                    json: ["orderId": .string(order), "productId": .string(shop.products[product]!), "quantity": .int(quantity), "short": .bool(short)],
+                    json: [
+                        "orderId": .string(order), "productId": .string(shop.products[product]!), "quantity": .int(quantity), "short": .bool(short),
+                    ],
                     token: shop.staff.token)
             }
             // First order: everything, but only 1 of 2 Mozzarella (closed short) and no Moringa at all.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Fulfilment
 
@@ -54,7 +54,8 @@ struct DeployUnitTests {
     @Test("every Environment= name is in the README's configuration table")
     func environmentDocumented() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let table = readme.components(separatedBy: "## Configuration").dropFirst().first?
+        let table =
+            readme.components(separatedBy: "## Configuration").dropFirst().first?
             .components(separatedBy: "\n### ").first?.split(separator: "\n").filter { $0.hasPrefix("|") } ?? []
         #expect(!table.isEmpty)
         for unitName in ["fulfilment.service", "fulfilment-backup.service"] {
@@ -81,7 +82,8 @@ struct DeployUnitTests {
             #expect(unit["NoNewPrivileges"] == ["yes"])
             #expect(unit["ProtectSystem"] == ["strict"])
             #expect(unit["PrivateTmp"] == ["yes"])
-            let writable = (unit["ReadWritePaths"] ?? []).flatMap { $0.split(separator: " ").map(String.init) }
+            let writable =
+                (unit["ReadWritePaths"] ?? []).flatMap { $0.split(separator: " ").map(String.init) }
                 + (unit["StateDirectory"] ?? []).map { "/var/lib/\($0)" }
             let folders = [
                 Self.value(of: "--data-dir", in: serve), Self.value(of: "--keys-dir", in: serve), Self.value(of: "--to", in: dump),
@@ -95,7 +97,8 @@ struct DeployUnitTests {
 
     @Test(
         "systemd-analyze verify accepts the units (with the built binary in place of /usr/local/bin/fulfilment)",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"),
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"),
             "systemd-analyze is not installed (Debian's systemd package); the other tests still check the units"))
     func systemdAccepts() async throws {
         let folder = URL(fileURLWithPath: "/tmp/fulfilment-units-\(UInt32.random(in: 0...UInt32.max))")

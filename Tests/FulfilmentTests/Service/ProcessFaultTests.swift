@@ -15,8 +15,10 @@ struct ProcessFaultTests {
             let file = keys.appendingPathComponent(PickupKeyring.fileName(for: PickupKeyID(1))).path
             chmod(file, 0o644)
             let (status, output) = try await ServiceProcess.run(
-                ["serve", "--database-url", Backup.conninfo(database), "--port", String(try ServiceProcess.freePort()),
-                 "--keys-dir", keys.path])
+                [
+                    "serve", "--database-url", Backup.conninfo(database), "--port", String(try ServiceProcess.freePort()),
+                    "--keys-dir", keys.path,
+                ])
             #expect(status != 0)
             #expect(output.contains("chmod 600 \(file)"), "\(output)")
         }
@@ -28,7 +30,10 @@ struct ProcessFaultTests {
             // Polling is turned far down, so only the signal can explain a reload.
             let service = try await ServiceProcess.start(
                 database: database, keysDir: keys, environment: ["FULFILMENT_KEYS_POLL_SECONDS": "3600"])
-            defer { service.signal(SIGKILL); _ = try? service.exitStatus() }
+            defer {
+                service.signal(SIGKILL)
+                _ = try? service.exitStatus()
+            }
             let app = service.app(database: database)
             let store = try await app.createStore()
             let staff = try await app.signIn(role: .staff, store: store)
@@ -92,7 +97,10 @@ struct ProcessFaultTests {
 
             // Restarted, it serves the very same receipts.
             let again = try await ServiceProcess.start(database: database, keysDir: keys, port: service.port)
-            defer { again.signal(SIGKILL); _ = try? again.exitStatus() }
+            defer {
+                again.signal(SIGKILL)
+                _ = try? again.exitStatus()
+            }
             let staff = try await app.signIn(role: .staff, store: store)
             let anyOrder = try #require(confirmed.first)
             let token = try #require(try await sql("SELECT text FROM pickup_tokens WHERE order_id = $1", [anyOrder], on: database)[0][0])
@@ -106,9 +114,15 @@ struct ProcessFaultTests {
     func twoInstances() async throws {
         try await withKeysAndDatabase { keys, database in
             let first = try await ServiceProcess.start(database: database, keysDir: keys)
-            defer { first.signal(SIGKILL); _ = try? first.exitStatus() }
+            defer {
+                first.signal(SIGKILL)
+                _ = try? first.exitStatus()
+            }
             let second = try await ServiceProcess.start(database: database, keysDir: keys)
-            defer { second.signal(SIGKILL); _ = try? second.exitStatus() }
+            defer {
+                second.signal(SIGKILL)
+                _ = try? second.exitStatus()
+            }
             let instances = [first.app(database: database), second.app(database: database)]
             let app = instances[0]
             let store = try await app.createStore()
@@ -155,9 +169,10 @@ struct ProcessFaultTests {
             let checkout = Task { try await app.checkout(customer) }
             var waiting = false
             for _ in 0..<200 where !waiting {
-                waiting = try await sql(
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
-                    on: database)[0][0] != "0"
+                waiting =
+                    try await sql(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+                        on: database)[0][0] != "0"
                 if !waiting { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(waiting, "the checkout never reached the lock")

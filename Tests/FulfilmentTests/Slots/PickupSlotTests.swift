@@ -115,16 +115,18 @@ struct PickupSlotTests {
         try await withApp(clock: clock) { app in
             var night = TestApp.everyDay("00:00", "04:00", lead: 0)
             if case .object(var fields) = night {
-                fields["openingHours"] = .array(fields["openingHours"]!.array.filter { $0["weekday"] == "sunday" }
-                    + [["weekday": "saturday", "opens": "22:00", "closes": "23:00"]])
+                fields["openingHours"] = .array(
+                    fields["openingHours"]!.array.filter { $0["weekday"] == "sunday" }
+                        + [["weekday": "saturday", "opens": "22:00", "closes": "23:00"]])
                 night = .object(fields)
             }
             let (store, _) = try await app.storeWithCalendar(night)
             let march = try await app.pickupSlots(store: store, from: "2027-03-28", days: 1).json["items"].array
-            #expect(march.map { $0["localStart"].string ?? "" } == [
-                "2027-03-28T00:00:00+00:00", "2027-03-28T00:30:00+00:00", "2027-03-28T02:00:00+01:00",
-                "2027-03-28T02:30:00+01:00", "2027-03-28T03:00:00+01:00", "2027-03-28T03:30:00+01:00",
-            ])
+            #expect(
+                march.map { $0["localStart"].string ?? "" } == [
+                    "2027-03-28T00:00:00+00:00", "2027-03-28T00:30:00+00:00", "2027-03-28T02:00:00+01:00",
+                    "2027-03-28T02:30:00+01:00", "2027-03-28T03:00:00+01:00", "2027-03-28T03:30:00+01:00",
+                ])
             #expect(march.map { $0["start"].string ?? "" }.prefix(3) == ["2027-03-28T00:00:00Z", "2027-03-28T00:30:00Z", "2027-03-28T01:00:00Z"])
             // Saturday 22:00–23:00 then Sunday: slots touching midnight are listed on their own dates.
             let saturday = try await app.pickupSlots(store: store, from: "2027-03-27", days: 1).json["items"].array
@@ -133,9 +135,10 @@ struct PickupSlotTests {
             clock.set("2027-10-30T10:00:00Z")
             let october = try await app.pickupSlots(store: store, from: "2027-10-31", days: 1).json["items"].array
             #expect(october.count == 10)
-            #expect(october.map { $0["localStart"].string ?? "" }.filter { $0.contains("T01:00") } == [
-                "2027-10-31T01:00:00+01:00", "2027-10-31T01:00:00+00:00",
-            ])
+            #expect(
+                october.map { $0["localStart"].string ?? "" }.filter { $0.contains("T01:00") } == [
+                    "2027-10-31T01:00:00+01:00", "2027-10-31T01:00:00+00:00",
+                ])
             #expect(october.first?["start"].string == "2027-10-30T23:00:00Z")
             #expect(october.last?["end"].string == "2027-10-31T04:00:00Z")
             // The doubled hour is two slots with two places each: book the second 01:00.
@@ -167,8 +170,9 @@ struct PickupSlotTests {
             #expect(try await app.stock(store: store, product: product) == (10, 1))
             let seen = try await app.request(.get, "/v1/orders/\(placed.json["id"].string!)", token: customer.token)
             #expect(seen.json["pickupSlot"] == placed.json["pickupSlot"])
-            #expect(try await app.request(.get, "/v1/orders", token: customer.token).json["items"][0]["pickupSlot"]["start"].string
-                == "2027-03-26T14:00:00Z")
+            #expect(
+                try await app.request(.get, "/v1/orders", token: customer.token).json["items"][0]["pickupSlot"]["start"].string
+                    == "2027-03-26T14:00:00Z")
             let slot = try await app.pickupSlots(store: store, days: 1).json["items"].array.first { $0["start"] == "2027-03-26T14:00:00Z" }
             #expect(slot?["remaining"].int == 1)
             // A receipt issued again at the desk still expires with the slot, not a week from now.
@@ -289,8 +293,9 @@ struct PickupSlotTests {
             let full = try await app.moveSlot(id, to: "2027-03-26T13:00:00Z", by: customer)
             #expect(full.errorCode == "slot_full")
             #expect(try await app.booked(store: store, start: "2027-03-26T15:30:00Z") == 1)
-            #expect(try await app.moveSlot(id, to: "2027-03-26T11:00:00Z", by: customer).json["error"]["details"]["reason"].string
-                == "inside_lead_time")
+            #expect(
+                try await app.moveSlot(id, to: "2027-03-26T11:00:00Z", by: customer).json["error"]["details"]["reason"].string
+                    == "inside_lead_time")
             let same = try await app.moveSlot(id, to: "2027-03-26T15:30:00Z", by: customer)
             #expect(same.status == .ok)
             #expect(same.json["pickupToken"].string == newToken)
@@ -346,7 +351,8 @@ struct PickupSlotTests {
             for _ in 0..<5 {
                 let current = try await sql(
                     "SELECT to_char(pickup_slot_start AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM orders ORDER BY number",
-                    on: app.database).map { $0[0]! }
+                    on: app.database
+                ).map { $0[0]! }
                 let replies = try await app.race(2) { index, racer in
                     try await racer.moveSlot(placed[index].1, to: current[1 - index], by: placed[index].0)
                 }

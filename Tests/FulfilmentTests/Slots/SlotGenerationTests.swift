@@ -38,18 +38,20 @@ struct SlotGenerationTests {
     @Test("the clocks go forward (last Sunday of March): 00:00–04:00 is three real hours, and no slot starts at 01:xx")
     func springForward() {
         let slots = Self.calendar([("00:00", "04:00")]).slots(openingOn: LocalDate("2026-03-29")!)
-        #expect(Self.local(slots) == [
-            "2026-03-29T00:00:00+00:00", "2026-03-29T00:30:00+00:00", "2026-03-29T02:00:00+01:00",
-            "2026-03-29T02:30:00+01:00", "2026-03-29T03:00:00+01:00", "2026-03-29T03:30:00+01:00",
-        ])
+        #expect(
+            Self.local(slots) == [
+                "2026-03-29T00:00:00+00:00", "2026-03-29T00:30:00+00:00", "2026-03-29T02:00:00+01:00",
+                "2026-03-29T02:30:00+01:00", "2026-03-29T03:00:00+01:00", "2026-03-29T03:30:00+01:00",
+            ])
         #expect(zip(slots, slots.dropFirst()).allSatisfy { $0.end == $1.start })
         #expect(slots.allSatisfy { $0.end.timeIntervalSince($0.start) == 1800 })
         // The day's daytime hours are in summer time already.
         let day = Self.calendar([("09:00", "10:00")]).slots(openingOn: LocalDate("2026-03-29")!)
         #expect(day.map(\.start) == [Self.instant("2026-03-29T08:00:00Z"), Self.instant("2026-03-29T08:30:00Z")])
         // The Saturday before is still winter time.
-        #expect(Self.calendar([("09:00", "10:00")]).slots(openingOn: LocalDate("2026-03-28")!).first?.start
-            == Self.instant("2026-03-28T09:00:00Z"))
+        #expect(
+            Self.calendar([("09:00", "10:00")]).slots(openingOn: LocalDate("2026-03-28")!).first?.start
+                == Self.instant("2026-03-28T09:00:00Z"))
     }
 
     @Test("an opening time inside the spring-forward gap opens when the clocks have jumped")
@@ -61,17 +63,19 @@ struct SlotGenerationTests {
     @Test("the clocks go back (last Sunday of October): 00:00–04:00 is five real hours, 01:00 and 01:30 twice with two offsets")
     func fallBack() {
         let slots = Self.calendar([("00:00", "04:00")]).slots(openingOn: LocalDate("2026-10-25")!)
-        #expect(Self.local(slots) == [
-            "2026-10-25T00:00:00+01:00", "2026-10-25T00:30:00+01:00", "2026-10-25T01:00:00+01:00", "2026-10-25T01:30:00+01:00",
-            "2026-10-25T01:00:00+00:00", "2026-10-25T01:30:00+00:00", "2026-10-25T02:00:00+00:00", "2026-10-25T02:30:00+00:00",
-            "2026-10-25T03:00:00+00:00", "2026-10-25T03:30:00+00:00",
-        ])
+        #expect(
+            Self.local(slots) == [
+                "2026-10-25T00:00:00+01:00", "2026-10-25T00:30:00+01:00", "2026-10-25T01:00:00+01:00", "2026-10-25T01:30:00+01:00",
+                "2026-10-25T01:00:00+00:00", "2026-10-25T01:30:00+00:00", "2026-10-25T02:00:00+00:00", "2026-10-25T02:30:00+00:00",
+                "2026-10-25T03:00:00+00:00", "2026-10-25T03:30:00+00:00",
+            ])
         #expect(slots.first?.start == Self.instant("2026-10-24T23:00:00Z"))
         #expect(Set(slots.map(\.start)).count == 10)
         #expect(zip(slots, slots.dropFirst()).allSatisfy { $0.end == $1.start })
         // Daytime is back on GMT.
-        #expect(Self.calendar([("09:00", "09:30")]).slots(openingOn: LocalDate("2026-10-25")!).first?.start
-            == Self.instant("2026-10-25T09:00:00Z"))
+        #expect(
+            Self.calendar([("09:00", "09:30")]).slots(openingOn: LocalDate("2026-10-25")!).first?.start
+                == Self.instant("2026-10-25T09:00:00Z"))
     }
 
     @Test("a range past midnight belongs to the day it opens, and its hours after midnight are listed on the next date")
@@ -84,9 +88,10 @@ struct SlotGenerationTests {
         #expect(calendar.slots(openingOn: LocalDate("2026-06-20")!).isEmpty)
         let now = Self.instant("2026-06-01T00:00:00Z")
         let saturday = calendar.bookableSlots(from: LocalDate("2026-06-20")!, days: 1, now: now)
-        #expect(Self.local(saturday) == [
-            "2026-06-20T00:00:00+01:00", "2026-06-20T00:30:00+01:00", "2026-06-20T01:00:00+01:00", "2026-06-20T01:30:00+01:00",
-        ])
+        #expect(
+            Self.local(saturday) == [
+                "2026-06-20T00:00:00+01:00", "2026-06-20T00:30:00+01:00", "2026-06-20T01:00:00+01:00", "2026-06-20T01:30:00+01:00",
+            ])
         #expect(calendar.bookableSlots(from: LocalDate("2026-06-19")!, days: 1, now: now).count == 4)
         // Closing the Friday closes its night, after midnight too.
         var closed = calendar
@@ -150,8 +155,10 @@ struct SlotGenerationTests {
                 return field
             }
         }
-        func draft(_ hours: [(String, String, String)], zone: String = "Europe/London", closures: [String] = [], capacity: Int = 4,
-                   slot: Int? = nil) -> CalendarDraft {
+        func draft(
+            _ hours: [(String, String, String)], zone: String = "Europe/London", closures: [String] = [], capacity: Int = 4,
+            slot: Int? = nil
+        ) -> CalendarDraft {
             CalendarDraft(
                 timeZone: zone, openingHours: hours.map { .init(weekday: $0.0, opens: $0.1, closes: $0.2) },
                 closures: closures.map { .init(date: $0, reason: nil) }, slotMinutes: slot, capacity: capacity, leadMinutes: nil,

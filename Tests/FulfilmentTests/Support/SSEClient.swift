@@ -137,7 +137,10 @@ final class SSEClient: @unchecked Sendable {
             var event = Event(data: "")
             var dataLines: [String] = []
             for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix(":") { comments += 1; continue }
+                if line.hasPrefix(":") {
+                    comments += 1
+                    continue
+                }
                 let field = line.prefix { $0 != ":" }
                 var value = line.dropFirst(field.count).dropFirst()
                 if value.hasPrefix(" ") { value = value.dropFirst() }

@@ -1,11 +1,11 @@
 import Foundation
-import TestSupport
 import HTTPTypes
+import TestSupport
 
 @testable import Fulfilment
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Requests that really race: each over a TCP connection of its own, from a chosen loopback
@@ -54,7 +54,10 @@ enum SeparateConnections {
 
     private static func exchange(_ request: Request, port: Int, barrier: Barrier) throws -> TestReply {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { barrier.arrive(); throw TestSetupError("socket() failed") }
+        guard socket >= 0 else {
+            barrier.arrive()
+            throw TestSetupError("socket() failed")
+        }
         defer { close(socket) }
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -13,7 +13,9 @@ struct Session: Sendable {
 
 extension TestApp {
     /// Registers a customer through the API and returns their session.
-    func registerCustomer(email: String = "cust-\(UUID().uuidString.prefix(8))@example.com", password: String = "correct horse") async throws -> Session {
+    func registerCustomer(email: String = "cust-\(UUID().uuidString.prefix(8))@example.com", password: String = "correct horse") async throws
+        -> Session
+    {
         let reply = try await request(
             .post, "/v1/auth/register",
             json: ["email": .string(email), "name": "Test Customer", "password": .string(password), "passwordConfirmation": .string(password)])

@@ -41,7 +41,9 @@ extension TestApp {
     }
 
     /// A customer with a checked-out order of `quantity` of a new product at `store`; returns the order JSON.
-    func placeOrder(store: String, quantity: Int = 1, price: Int = 1500, method: String = "pay_at_collection") async throws -> (Session, JSONValue, String) {
+    func placeOrder(store: String, quantity: Int = 1, price: Int = 1500, method: String = "pay_at_collection") async throws -> (
+        Session, JSONValue, String
+    ) {
         let customer = try await registerCustomer()
         let product = try await addProduct(store: store, price: price, onHand: 10)
         try await fillCart(customer, store: store, [(product, quantity)])
@@ -66,7 +68,8 @@ extension TestApp {
 
     /// Posts a webhook event signed as the provider would (or with the given signature/timestamp).
     func webhook(_ body: String, timestamp: Int = Int(Date().timeIntervalSince1970), signature: String? = nil) async throws -> TestReply {
-        let signed = signature
+        let signed =
+            signature
             ?? PaymentWebhookSignature.signature(secret: TestApp.webhookSecret, timestamp: String(timestamp), body: Array(body.utf8))
         return try await request(
             .post, "/v1/payments/webhook", rawBody: body,

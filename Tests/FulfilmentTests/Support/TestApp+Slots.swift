@@ -65,7 +65,8 @@ extension TestApp {
     }
 
     /// Checks out with `slot` as the pickup slot (its start, as the slot list gives it).
-    func checkout(_ session: Session, slot: String?, key: String = UUID().uuidString, method: String = "pay_at_collection") async throws -> TestReply {
+    func checkout(_ session: Session, slot: String?, key: String = UUID().uuidString, method: String = "pay_at_collection") async throws -> TestReply
+    {
         var body: [String: JSONValue] = ["paymentMethod": .string(method)]
         if let slot { body["pickupSlot"] = .string(slot) }
         return try await request(

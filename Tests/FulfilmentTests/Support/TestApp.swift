@@ -122,7 +122,10 @@ actor StartSignal {
         if opened { return }
         await withCheckedContinuation { continuation in
             waiting.append(continuation)
-            if waiting.count >= expected { whenAllWaiting?.resume(); whenAllWaiting = nil }
+            if waiting.count >= expected {
+                whenAllWaiting?.resume()
+                whenAllWaiting = nil
+            }
         }
     }
 
@@ -168,7 +171,6 @@ extension JSONValue {
     var bool: Bool? { if case .bool(let value) = self { return value } else { return nil } }
     var array: [JSONValue] { if case .array(let value) = self { return value } else { return [] } }
 }
-
 
 /// Builds the same application `fulfilment serve` runs, on a fresh database, serves it on a
 /// free port, and hands a client to `body`.
@@ -259,8 +261,9 @@ final class LogCapture: TestLogHandler, @unchecked Sendable {
     func requests(_ method: HTTPRequest.Method, _ path: String) -> [(status: Int, statements: Int)] {
         let logged = lock.withLock { lines }
         return logged.compactMap { line in
-            guard line.hasPrefix("info request "), line.contains("\"method\": \(method)"), line.contains("\"path\": \(path),")
-                || line.contains("\"path\": \(path)]")
+            guard line.hasPrefix("info request "), line.contains("\"method\": \(method)"),
+                line.contains("\"path\": \(path),")
+                    || line.contains("\"path\": \(path)]")
             else { return nil }
             func value(_ key: String) -> Int? {
                 guard let range = line.range(of: "\"\(key)\": ") else { return nil }

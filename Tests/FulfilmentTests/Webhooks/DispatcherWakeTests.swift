@@ -65,7 +65,10 @@ struct DispatcherWakeTests {
     @Test("with a poll of a minute, a checkout's delivery still goes at once: the round's notice woke the dispatcher")
     func wokenByTheRound() async throws {
         try await withWebhookReceiver { receiver in
-            try await withApp(configure: { $0.webhookDispatch.pollInterval = .seconds(60); $0.webhookDispatch.allowPrivate = true }) { app in
+            try await withApp(configure: {
+                $0.webhookDispatch.pollInterval = .seconds(60)
+                $0.webhookDispatch.allowPrivate = true
+            }) { app in
                 let store = try await app.createStore()
                 let manager = try await app.signIn(role: .manager, store: store)
                 _ = try await app.createWebhook(manager, url: receiver.url("/ok"))

@@ -44,7 +44,10 @@ struct SlowReceiverTests {
     func trickleEndsAtDeadline() async throws {
         try await withWebhookReceiver { receiver in
             // The old read timeout restarted with every byte: a byte every 300 ms kept it alive.
-            try await withApp(configure: { $0.quickWebhooks(schedule: []); $0.webhookDispatch.timeout = .seconds(2) }) { app in
+            try await withApp(configure: {
+                $0.quickWebhooks(schedule: [])
+                $0.webhookDispatch.timeout = .seconds(2)
+            }) { app in
                 let store = try await app.createStore()
                 let manager = try await app.signIn(role: .manager, store: store)
                 let webhook = try await app.createWebhook(manager, url: receiver.url("/trickle/300"))

@@ -6,7 +6,7 @@ import Testing
 @testable import Fulfilment
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Webhooks reach only the public internet (issue 24): every address that is not public is
@@ -118,7 +118,10 @@ struct WebhookAddressTests {
             let endpoints = try await sql("SELECT url FROM webhook_endpoints", on: app.database)
             #expect(endpoints == [["https://partner.example/h"]])
         }
-        try await withApp(configure: { $0.webhookDispatch.sending = false; $0.webhookDispatch.allowPrivate = true }) { app in
+        try await withApp(configure: {
+            $0.webhookDispatch.sending = false
+            $0.webhookDispatch.allowPrivate = true
+        }) { app in
             let manager = try await app.signIn(role: .manager, store: try await app.createStore())
             for url in urls { _ = try await app.createWebhook(manager, url: url) }
         }
@@ -134,7 +137,8 @@ struct WebhookAddressTests {
                 let byName = try await app.createWebhook(manager, url: "https://partner.example/b")
                 // As an endpoint saved before this release: a receiver that would answer 500 and a long body.
                 let port = receiver.port
-                _ = try await sql("UPDATE webhook_endpoints SET url = $1 WHERE id = $2", [receiver.url("/fail"), byAddress["id"].string!], on: app.database)
+                _ = try await sql(
+                    "UPDATE webhook_endpoints SET url = $1 WHERE id = $2", [receiver.url("/fail"), byAddress["id"].string!], on: app.database)
                 _ = try await sql(
                     "UPDATE webhook_endpoints SET url = $1 WHERE id = $2", ["http://localhost:\(port)/fail", byName["id"].string!], on: app.database)
                 _ = try await app.placeOrder(store: store)
@@ -174,7 +178,8 @@ struct WebhookAddressTests {
             func sender(allowPrivate: Bool, answer: [IPAddress]) -> WebhookSender {
                 WebhookSender(
                     eventLoopGroup: MultiThreadedEventLoopGroup.singleton, timeout: .seconds(10), responseLimit: 4096,
-                    allowPrivate: allowPrivate, lookUp: { name in
+                    allowPrivate: allowPrivate,
+                    lookUp: { name in
                         await lookups.record(name)
                         return answer
                     })

@@ -23,7 +23,10 @@ struct WebhookProcessTests {
                 // The first process holds every response for a minute before recording it.
                 let first = try await ServiceProcess.start(
                     database: database, keysDir: keys, environment: quick.merging(["FULFILMENT_WEBHOOK_RECORD_DELAY_MS": "60000"]) { $1 })
-                defer { first.signal(SIGKILL); _ = first.exitStatus() }
+                defer {
+                    first.signal(SIGKILL)
+                    _ = first.exitStatus()
+                }
                 let app = first.app(database: database)
                 let store = try await app.createStore()
                 let manager = try await app.signIn(role: .manager, store: store)
@@ -40,7 +43,10 @@ struct WebhookProcessTests {
                 #expect(unrecorded.first == ["pending", "1"])
 
                 let second = try await ServiceProcess.start(database: database, keysDir: keys, environment: quick)
-                defer { second.signal(SIGKILL); _ = second.exitStatus() }
+                defer {
+                    second.signal(SIGKILL)
+                    _ = second.exitStatus()
+                }
                 let again = try await receiver.waitForHits(2, to: "/ok")
                 #expect(again[1].headers["webhook-id"] == event.id)
                 #expect(again[1].body == event.json)
@@ -57,9 +63,15 @@ struct WebhookProcessTests {
                 // 24 customers sign up at once: room for all of them in the sign-in queue.
                 let quick = ["FULFILMENT_WEBHOOK_POLL_MS": "50", "FULFILMENT_BCRYPT_WAITING": "64", "FULFILMENT_WEBHOOK_ALLOW_PRIVATE": "1"]
                 let one = try await ServiceProcess.start(database: database, keysDir: keys, environment: quick)
-                defer { one.signal(SIGKILL); _ = one.exitStatus() }
+                defer {
+                    one.signal(SIGKILL)
+                    _ = one.exitStatus()
+                }
                 let two = try await ServiceProcess.start(database: database, keysDir: keys, environment: quick)
-                defer { two.signal(SIGKILL); _ = two.exitStatus() }
+                defer {
+                    two.signal(SIGKILL)
+                    _ = two.exitStatus()
+                }
                 let app = one.app(database: database)
                 let store = try await app.createStore()
                 let manager = try await app.signIn(role: .manager, store: store)
@@ -74,7 +86,8 @@ struct WebhookProcessTests {
                     try await group.waitForAll()
                 }
                 let events = try await sql(
-                    "SELECT id FROM events WHERE store_id = $1 AND type = 'order.placed'", [store], on: database).compactMap { $0[0] }
+                    "SELECT id FROM events WHERE store_id = $1 AND type = 'order.placed'", [store], on: database
+                ).compactMap { $0[0] }
                 #expect(events.count == count)
                 let hits = try await receiver.waitForHits(count, to: "/ok", seconds: 60)
                 // A moment more, for any duplicate to show.

@@ -94,37 +94,41 @@ actor WebhookReceiver {
             case "/redirect":
                 return Response(status: .temporaryRedirect, headers: [.location: receiver.url("/target")])
             case "/huge":
-                return Response(status: .ok, body: ResponseBody { writer in
-                    let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)
-                    do {
-                        while true {
-                            try await writer.write(chunk)
-                            try await Task.sleep(for: .milliseconds(5))
+                return Response(
+                    status: .ok,
+                    body: ResponseBody { writer in
+                        let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)
+                        do {
+                            while true {
+                                try await writer.write(chunk)
+                                try await Task.sleep(for: .milliseconds(5))
+                            }
+                        } catch {
+                            await receiver.cutHuge()
+                            throw error
                         }
-                    } catch {
-                        await receiver.cutHuge()
-                        throw error
-                    }
-                })
+                    })
             default:
                 if path.hasPrefix("/trickle/"), let pause = Int(path.dropFirst("/trickle/".count)) {
                     await receiver.trickle(1)
-                    return Response(status: .serviceUnavailable, body: ResponseBody { writer in
-                        // Ends after 40 s at most, so that a test on a sender that never hangs up
-                        // fails instead of holding the receiver's shutdown.
-                        let end = ContinuousClock.now + .seconds(40)
-                        do {
-                            while ContinuousClock.now < end {
-                                try await writer.write(ByteBuffer(string: "."))
-                                try await Task.sleep(for: .milliseconds(pause))
+                    return Response(
+                        status: .serviceUnavailable,
+                        body: ResponseBody { writer in
+                            // Ends after 40 s at most, so that a test on a sender that never hangs up
+                            // fails instead of holding the receiver's shutdown.
+                            let end = ContinuousClock.now + .seconds(40)
+                            do {
+                                while ContinuousClock.now < end {
+                                    try await writer.write(ByteBuffer(string: "."))
+                                    try await Task.sleep(for: .milliseconds(pause))
+                                }
+                            } catch {
+                                await receiver.trickle(-1)
+                                throw error
                             }
-                        } catch {
                             await receiver.trickle(-1)
-                            throw error
-                        }
-                        await receiver.trickle(-1)
-                        try await writer.finish(nil)
-                    })
+                            try await writer.finish(nil)
+                        })
                 }
                 if path.hasPrefix("/flaky/"), let failures = Int(path.dropFirst("/flaky/".count)) {
                     return Response(status: count <= failures ? .internalServerError : .ok)

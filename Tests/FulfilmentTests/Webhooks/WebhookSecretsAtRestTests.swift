@@ -81,7 +81,10 @@ struct WebhookSecretsAtRestTests {
         try await withKeysFolder { folder in
             let keys = try DataKeyring.loadOrGenerate(in: folder)
             try await withWebhookReceiver { receiver in
-                try await withApp(configure: { $0.quickWebhooks(); $0.dataKeys = keys }) { app in
+                try await withApp(configure: {
+                    $0.quickWebhooks()
+                    $0.dataKeys = keys
+                }) { app in
                     let store = try await app.createStore()
                     let manager = try await app.signIn(role: .manager, store: store)
                     let first = try await app.createWebhook(manager, url: receiver.url("/ok"))

@@ -9,8 +9,9 @@ struct WebhookSigningTests {
 
     @Test("the service's signature of the spec's test vector is the published one")
     func serviceSignsVector() {
-        #expect(WebhookSigning.signature(secret: Vector.secret, id: Vector.id, timestamp: Vector.timestamp, body: Array(Vector.body.utf8))
-            == Vector.signature)
+        #expect(
+            WebhookSigning.signature(secret: Vector.secret, id: Vector.id, timestamp: Vector.timestamp, body: Array(Vector.body.utf8))
+                == Vector.signature)
     }
 
     @Test("standardwebhooks 1.1.0, what partners run, accepts what the service signs, and refuses it once the body is altered")
@@ -59,8 +60,9 @@ struct WebhookSigningTests {
         #expect(set.disableAfter == .seconds(10))
         #expect(set.pollInterval == .milliseconds(100))
         #expect(set.recordDelay == .seconds(20))
-        #expect(WebhookDispatchSettings.from(environment: ["FULFILMENT_WEBHOOK_RETRY_SCHEDULE": "5,soon"]).retrySchedule
-            == WebhookDispatchSettings.defaultSchedule)
+        #expect(
+            WebhookDispatchSettings.from(environment: ["FULFILMENT_WEBHOOK_RETRY_SCHEDULE": "5,soon"]).retrySchedule
+                == WebhookDispatchSettings.defaultSchedule)
         for _ in 0..<50 {
             let pause = set.pause(afterAttempt: 2)!
             #expect(pause >= .milliseconds(1600) && pause <= .milliseconds(2400))
@@ -72,9 +74,10 @@ struct WebhookSigningTests {
     func urls() throws {
         #expect(try WebhookRules.url("https://partner.example/hooks?x=1", allowPrivate: false) == "https://partner.example/hooks?x=1")
         #expect(try WebhookRules.url("http://127.0.0.1:8080/h%20ook", allowPrivate: true) == "http://127.0.0.1:8080/h%20ook")
-        for bad in ["ftp://partner.example/x", "https://", "partner.example/x", "https://a b/", "https://x/#frag", "javascript:alert(1)",
-            "https://x/" + String(repeating: "a", count: 2000)]
-        {
+        for bad in [
+            "ftp://partner.example/x", "https://", "partner.example/x", "https://a b/", "https://x/#frag", "javascript:alert(1)",
+            "https://x/" + String(repeating: "a", count: 2000),
+        ] {
             #expect(throws: WebhookError.invalidURL) { try WebhookRules.url(bad, allowPrivate: true) }
         }
     }
