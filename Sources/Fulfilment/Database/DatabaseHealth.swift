@@ -124,6 +124,6 @@ extension Error {
             default: break
             }
         }
-        return ["57P01", "57P02", "57P03"].contains(sqlState ?? "")
+        return SQLState.serverGoingAway.contains(sqlState ?? "")
     }
 }

@@ -15,6 +15,9 @@ enum SQLState {
     /// The server could not write a file: its filesystem is full (`ENOSPC` on a table, an index
     /// or the WAL). PostgreSQL rolls the statement's transaction back.
     static let diskFull = "53100"
+    /// The server is going away or not yet taking connections (`admin_shutdown`, `crash_shutdown`,
+    /// `cannot_connect_now`): the database is unavailable, not the request wrong.
+    static let serverGoingAway = ["57P01", "57P02", "57P03"]
     /// `place_order` refused the checkout (this service's own code, `sql/routines/place_order.sql`): the refusal's
     /// code is the message (`cart_empty`, `insufficient_stock`...), its details JSON in DETAIL.
     /// Nothing was written.
