@@ -1,6 +1,6 @@
 -- A customer's cart (CartQueries.cart): the cart's store, or else the store they chose for
--- browsing; then one row per line priced and checked against that store's stock now, or one row
--- of NULL lines for an empty cart.
+-- browsing; then one row per line priced at that store (store_price: its own price, or else the
+-- catalogue's) and checked against its stock now, or one row of NULL lines for an empty cart.
 --
 -- PL/pgSQL, so PostgreSQL keeps its plans per connection (issue 15: PostgresNIO sends every
 -- statement unnamed, and planning cost more than running for most of the hot reads).
@@ -17,7 +17,7 @@ BEGIN
     FROM (SELECT 1) AS one
     LEFT JOIN store ON true
     LEFT JOIN LATERAL (
-        SELECT i.product_id, p.name, p.price_amount, i.quantity, coalesce(st.on_hand - st.reserved, 0) AS available,
+        SELECT i.product_id, p.name, store_price(i.product_id, store.id) AS price_amount, i.quantity, coalesce(st.on_hand - st.reserved, 0) AS available,
                p.discontinued, i.added_at
         FROM cart_items i
         JOIN products p ON p.id = i.product_id

@@ -43,13 +43,15 @@ BEGIN
     END IF;
 
     SELECT array_agg(i.product_id ORDER BY i.product_id), array_agg(p.name ORDER BY i.product_id),
-           array_agg(p.price_amount ORDER BY i.product_id), array_agg(i.quantity ORDER BY i.product_id),
+           array_agg(pr.price ORDER BY i.product_id), array_agg(i.quantity ORDER BY i.product_id),
            -- 0: none (an answer only; the trigger records the lines' own)
            array_agg(coalesce(minimum_age_at(p_store, i.product_id), 0) ORDER BY i.product_id),
            (array_agg(i.product_id ORDER BY i.product_id) FILTER (WHERE p.discontinued))[1],
-           sum(p.price_amount::numeric * i.quantity)
+           sum(pr.price::numeric * i.quantity)
       INTO product_ids, names, unit_prices, quantities, minimum_ages, v_discontinued, v_sum
       FROM cart_items i JOIN products p ON p.id = i.product_id
+      -- The store's price, or else the catalogue's: what the cart showed at this store.
+      CROSS JOIN LATERAL (SELECT store_price(i.product_id, p_store) AS price) pr
      WHERE i.customer_id = p_customer;
     IF product_ids IS NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'cart_empty';

@@ -132,6 +132,11 @@ enum AccessPolicy {
         "setProductMinimumAge": .admin,
         "getStoreMinimumAge": .staff,
         "setStoreMinimumAge": .manager,
+        // Prices per store (issue 26): a store's manager sets or removes its own price of a
+        // product (`Prices`, the caller's store bound into the SQL); its staff see what holds.
+        "getStorePrice": .staff,
+        "setStorePrice": .manager,
+        "deleteStorePrice": .manager,
         "receivePaymentWebhook": .anyone,
         // Pickup slots (issue 13): the calendar is the store's managers' to set, its staff read
         // it; anyone may see the bookable slots; a customer moves only their own order (checked

@@ -189,10 +189,11 @@ enum ProductQueries {
     }
 
     /// The columns ``record(_:)`` reads (a constant, used with `\(unescaped:)`). The query joins
-    /// `products p`, `stock s` (for the store asked about, or none) and ``extraJoins``.
+    /// `products p`, `stock s` (for the store asked about, or none) and ``extraJoins``. The price
+    /// is the store's (`store_price`: its own, or else the catalogue's) where the row has a store.
     static let columns = """
         p.id AS p_id, p.sku, p.barcode, p.name AS p_name, p.brand, p.description, p.category,
-        p.price_amount, p.currency::text AS currency, p.discontinued, img.product_id IS NOT NULL AS has_image,
+        store_price(p.id, s.store_id) AS price_amount, p.currency::text AS currency, p.discontinued, img.product_id IS NOT NULL AS has_image,
         s.store_id, s.on_hand, s.reserved, s.min_supply,
         a.id AS a_id, a.code AS a_code, a.name AS a_name, a.zone, s.bay, s.shelf
         """

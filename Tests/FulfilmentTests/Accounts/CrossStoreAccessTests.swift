@@ -99,6 +99,7 @@ import Testing
                 "adjustStock": ["delta": 1, "reason": "received"],
                 "setStockLocation": ["aisleCode": "A1", "bay": 2, "shelf": "B"],
                 "setStoreMinimumAge": ["minimumAge": 25],
+                "setStorePrice": ["amount": 77700, "currency": "JMD"],
                 "setStoreCalendar": TestApp.everyDay("10:00", "12:00"),
                 "reissueReceipt": ["reason": "The customer lost their phone."],
                 "transitionOrder": ["to": "packaged"],

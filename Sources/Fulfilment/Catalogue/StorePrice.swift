@@ -1,0 +1,31 @@
+/// A product's price at one store: the catalogue's, which every store charges by default, and
+/// the store's own, which its manager may set (`Prices`). The store's own holds where it is set.
+/// Both are in the product's currency and in minor units.
+struct StorePrice: Sendable, Equatable {
+    var product: ProductID
+    var store: StoreID
+    var catalog: Money
+    /// The store's own amount; nil when it charges the catalogue's.
+    var own: Int64?
+
+    /// What the store charges.
+    var holding: Money { Money(amount: own ?? catalog.amount, currency: catalog.currency) }
+
+    /// The store's own price, when it has one.
+    var ownPrice: Money? { own.map { Money(amount: $0, currency: catalog.currency) } }
+
+    /// An amount as a manager sends it: whole minor units from 0 to `Money.maximumPrice`.
+    static func checked(amount: Int64) throws(CatalogueError) -> Int64 {
+        guard (0...Money.maximumPrice).contains(amount) else {
+            throw .invalidField("amount", "A price is 0 to \(Money.maximumPrice) minor units.")
+        }
+        return amount
+    }
+
+    /// A store's price is in its product's currency, never another.
+    static func check(currency: String, productCurrency: String) throws(CatalogueError) {
+        guard currency == productCurrency else {
+            throw .invalidField("currency", "The product is priced in \(productCurrency); a store's price is in the same currency.")
+        }
+    }
+}
