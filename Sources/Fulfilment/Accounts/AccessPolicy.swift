@@ -82,6 +82,8 @@ enum AccessPolicy {
         "getProductByBarcode": .anyone,
         "getProductImage": .anyone,
         "locateProducts": .anyone,
+        // Listings (issue 26): public, as browsing is
+        "listCategories": .anyone,
         "createProduct": .admin,
         "updateProduct": .admin,
         "discontinueProduct": .admin,
