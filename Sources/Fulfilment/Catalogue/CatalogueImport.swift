@@ -15,6 +15,10 @@ import PostgresNIO
 /// column that is present with an empty cell clears the field (barcode, brand, description,
 /// category, the location) or sets it to 0 (`min_supply`). `aisle`, `bay` and `shelf` are one
 /// location: `bay` or `shelf` need the `aisle` column beside them.
+///
+/// `price` is the catalogue's price, which every store charges by default; `store_price` is
+/// the import's store's own (as its manager sets with `PUT /v1/stores/{storeId}/prices/...`):
+/// a cell with an amount sets it, an empty cell leaves the store's price as it is.
 public struct CatalogueImport: Sendable {
     public let database: Database
 
@@ -23,7 +27,7 @@ public struct CatalogueImport: Sendable {
     /// The columns, in any order; `sku`, `name`, `price` and `on_hand` are required.
     public static let columns = [
         "sku", "barcode", "name", "brand", "description", "category", "price", "on_hand",
-        "min_supply", "aisle", "bay", "shelf", "minimum_age",
+        "min_supply", "aisle", "bay", "shelf", "minimum_age", "store_price",
     ]
     static let requiredColumns: Set<String> = ["sku", "name", "price", "on_hand"]
 
@@ -62,6 +66,8 @@ public struct CatalogueImport: Sendable {
         var shelf: String?
         /// nil when the file has no `minimum_age` column (left as it is); `.some(nil)` clears it.
         var minimumAge: Int?? = nil
+        /// The import's store's own price; nil leaves it as it is.
+        var storePrice: Int64? = nil
     }
 
     /// Imports `csv` into the store with code or id `store`. Throws `Refused` naming every bad row.
@@ -78,6 +84,8 @@ public struct CatalogueImport: Sendable {
             let created = try await CatalogueImportQueries.upsert(store: store.id, columns: columns, on: connection, logger: logger)
             let ages = rows.compactMap { row in row.minimumAge.map { (row.product.sku, $0) } }
             try await MinimumAgeQueries.setChainWide(ages, on: connection, logger: logger)
+            let prices = rows.compactMap { row in row.storePrice.map { (row.product.sku, $0) } }
+            try await PriceQueries.set(prices, store: store.id, on: connection, logger: logger)
             return Summary(store: store.code, rows: rows.count, created: created, updated: rows.count - created)
         }
     }
@@ -114,6 +122,7 @@ public struct CatalogueImport: Sendable {
             do throws(CatalogueError) {
                 var row = try row(values, line: record.line, currency: currency, aisles: aisles)
                 if names.contains("minimum_age") { row.minimumAge = .some(try ProductMinimumAge.parse(values["minimum_age"] ?? "")) }
+                row.storePrice = try StorePrice.parse(values["store_price"] ?? "")
                 if let first = skus[row.product.sku] {
                     throw CatalogueError.invalidField("sku", "the SKU '\(row.product.sku)' is also on line \(first)")
                 }

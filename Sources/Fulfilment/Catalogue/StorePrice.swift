@@ -1,3 +1,5 @@
+import Foundation
+
 /// A product's price at one store: the catalogue's, which every store charges by default, and
 /// the store's own, which its manager may set (`Prices`). The store's own holds where it is set.
 /// Both are in the product's currency and in minor units.
@@ -18,6 +20,18 @@ struct StorePrice: Sendable, Equatable {
     static func checked(amount: Int64) throws(CatalogueError) -> Int64 {
         guard (0...Money.maximumPrice).contains(amount) else {
             throw .invalidField("amount", "A price is 0 to \(Money.maximumPrice) minor units.")
+        }
+        return amount
+    }
+
+    /// A `store_price` cell of the CSV import: empty leaves the store's price as it is (nil), else
+    /// whole minor units from 0 to `Money.maximumPrice`.
+    static func parse(_ text: String) throws(CatalogueError) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        guard let amount = Int64(trimmed), (0...Money.maximumPrice).contains(amount) else {
+            throw .invalidField(
+                "store_price", "store_price '\(trimmed.prefix(40))' is not a whole number of minor units from 0 to \(Money.maximumPrice)")
         }
         return amount
     }

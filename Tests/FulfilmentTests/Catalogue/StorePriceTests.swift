@@ -99,4 +99,33 @@ struct StorePriceTests {
             #expect(shown.json["price"]["amount"].int == 90_000)
         }
     }
+
+    @Test("a CSV import at a store sets its own price from store_price; an empty cell leaves it; a bad one refuses the file")
+    func importSetsStorePrices() async throws {
+        try await withApp { app in
+            let a = try await app.catalogueStore(code: "PR-E")
+            let b = try await app.catalogueStore(code: "PR-F")
+            let header = "sku,name,price,on_hand,store_price"
+            let first = "\(header)\nSP-1,Coconut Water,30000,10,27500\nSP-2,Plantain Chips,15000,10,\n"
+            #expect(try await app.importCSV(first, store: "PR-E").created == 2)
+            let water = try #require(try await sql("SELECT id FROM products WHERE sku = 'SP-1'", on: app.database)[0][0])
+            let chips = try #require(try await sql("SELECT id FROM products WHERE sku = 'SP-2'", on: app.database)[0][0])
+            let waterAtA = try await app.request(.get, "/v1/products/\(water)?storeId=\(a.id)")
+            #expect(waterAtA.json["price"]["amount"].int == 27_500)
+            let chipsAtA = try await app.request(.get, "/v1/products/\(chips)?storeId=\(a.id)")
+            #expect(chipsAtA.json["price"]["amount"].int == 15_000)
+
+            // Store B's import of the same products leaves A's prices alone; an empty cell leaves B's.
+            _ = try await app.importCSV("\(header)\nSP-1,Coconut Water,30000,5,29000\n", store: "PR-F")
+            _ = try await app.importCSV("\(header)\nSP-1,Coconut Water,30000,5,\n", store: "PR-F")
+            let waterAtB = try await app.request(.get, "/v1/products/\(water)?storeId=\(b.id)")
+            #expect(waterAtB.json["price"]["amount"].int == 29_000)
+            #expect(try await app.request(.get, "/v1/products/\(water)?storeId=\(a.id)").json["price"]["amount"].int == 27_500)
+
+            let refused = try await app.importRefused("\(header)\nSP-1,Coconut Water,30000,10,-1\nSP-2,Plantain Chips,15000,10,abc\n", store: "PR-E")
+            #expect(refused.map(\.line) == [2, 3])
+            #expect(refused.first?.message.contains("store_price") == true)
+            #expect(try await app.request(.get, "/v1/products/\(water)?storeId=\(a.id)").json["price"]["amount"].int == 27_500)
+        }
+    }
 }
