@@ -22,18 +22,23 @@ struct StoreCommand: AsyncParsableCommand {
         var currency: String
         @Option(help: "Street address.")
         var address: String = ""
+        @Option(help: "Where it is: latitude in degrees, -90 to 90 (with --longitude); a negative one as --latitude=-33.9.")
+        var latitude: Double?
+        @Option(help: "Where it is: longitude in degrees, -180 to 180 (with --latitude); a negative one as --longitude=-76.8.")
+        var longitude: Double?
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             try await withStores(database) { stores, logger in
-                let store = try await stores.create(code: code, name: name, address: address, currency: currency, logger: logger)
+                let store = try await stores.create(
+                    code: code, name: name, address: address, currency: currency, location: try location(latitude, longitude), logger: logger)
                 print("Created store \(store.code) \(store.name) (\(store.id)).")
             }
         }
     }
 
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a store's code, name or address.")
+        static let configuration = CommandConfiguration(abstract: "Change a store's code, name, address or location.")
 
         @Option(help: "The store: its code or id.")
         var store: String
@@ -43,12 +48,17 @@ struct StoreCommand: AsyncParsableCommand {
         var name: String?
         @Option(help: "A new address.")
         var address: String?
+        @Option(help: "A new latitude in degrees (with --longitude); a negative one as --latitude=-33.9.")
+        var latitude: Double?
+        @Option(help: "A new longitude in degrees (with --latitude); a negative one as --longitude=-76.8.")
+        var longitude: Double?
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             try await withStores(database) { stores, logger in
                 let id = try await storeID(store, stores, logger)
-                let updated = try await stores.update(id, code: code, name: name, address: address, logger: logger)
+                let updated = try await stores.update(
+                    id, code: code, name: name, address: address, location: try location(latitude, longitude), logger: logger)
                 print("Updated store \(updated.code) \(updated.name).")
             }
         }
@@ -175,6 +185,15 @@ private func withStores(_ options: DatabaseOptions, _ body: @Sendable (Stores, L
     } catch let refusal as any APIErrorConvertible {
         FileHandle.standardError.write(Data("fulfilment: \(refusal.apiError.message)\n".utf8))
         throw ExitCode(1)
+    }
+}
+
+/// A store's location from `--latitude` and `--longitude`: both or neither (the ranges are `Stores`' to check).
+private func location(_ latitude: Double?, _ longitude: Double?) throws(ChainError) -> GeoPoint? {
+    switch (latitude, longitude) {
+    case (let latitude?, let longitude?): GeoPoint(latitude: latitude, longitude: longitude)
+    case (nil, nil): nil
+    default: throw ChainError.invalidField("location", "Give --latitude and --longitude together.")
     }
 }
 

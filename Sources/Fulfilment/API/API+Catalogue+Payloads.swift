@@ -6,8 +6,16 @@ extension Components.Schemas.Store {
     init(_ store: StoreRecord) {
         self.init(
             id: store.id.description, code: store.code, name: store.name, address: store.address,
-            currency: store.currency)
+            currency: store.currency, location: store.location.map(Components.Schemas.GeoPoint.init))
     }
+}
+
+extension Components.Schemas.GeoPoint {
+    init(_ point: GeoPoint) { self.init(lat: point.latitude, lng: point.longitude) }
+}
+
+extension GeoPoint {
+    init(_ payload: Components.Schemas.GeoPoint) { self.init(latitude: payload.lat, longitude: payload.lng) }
 }
 
 extension Components.Schemas.Aisle {

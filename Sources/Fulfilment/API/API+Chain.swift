@@ -9,7 +9,8 @@ extension API {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let admin = try Identity.required
         let store = try await stores.create(
-            code: body.code, name: body.name, address: body.address ?? "", currency: body.currency, logger: logger)
+            code: body.code, name: body.name, address: body.address ?? "", currency: body.currency, location: body.location.map(GeoPoint.init),
+            logger: logger)
         logger.info("store opened", metadata: ["store": "\(store.id)", "code": "\(store.code)", "by": "\(admin.userID)"])
         return .created(.init(body: .json(.init(store))))
     }
@@ -17,7 +18,8 @@ extension API {
     func updateStore(_ input: Operations.UpdateStore.Input) async throws -> Operations.UpdateStore.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         guard let id = StoreID(input.path.storeId) else { throw ChainError.storeNotFound }
-        let store = try await stores.update(id, code: body.code, name: body.name, address: body.address, logger: logger)
+        let store = try await stores.update(
+            id, code: body.code, name: body.name, address: body.address, location: body.location.map(GeoPoint.init), logger: logger)
         return .ok(.init(body: .json(.init(store))))
     }
 

@@ -4,7 +4,7 @@ import PostgresNIO
 
 /// The SQL of stores and their aisles.
 enum StoreQueries {
-    private static let storeColumns = "id, code, name, address, currency::text"
+    private static let storeColumns = "id, code, name, address, currency::text, latitude, longitude"
     private static let aisleColumns = "id, code, name, walk_order, zone"
 
     static func all(on client: PostgresClient, logger: Logger) async throws -> [StoreRecord] {
@@ -40,8 +40,11 @@ enum StoreQueries {
 
     private static func stores(_ rows: SQLRows) async throws -> [StoreRecord] {
         var stores: [StoreRecord] = []
-        for try await (id, code, name, address, currency) in rows.decode((UUID, String, String, String, String).self) {
-            stores.append(StoreRecord(id: StoreID(id), code: code, name: name, address: address, currency: currency))
+        for try await (id, code, name, address, currency, latitude, longitude) in rows.decode(
+            (UUID, String, String, String, String, Double?, Double?).self)
+        {
+            let location = latitude.flatMap { latitude in longitude.map { GeoPoint(latitude: latitude, longitude: $0) } }
+            stores.append(StoreRecord(id: StoreID(id), code: code, name: name, address: address, currency: currency, location: location))
         }
         return stores
     }
@@ -60,11 +63,13 @@ enum StoreQueries {
 /// `ChainError` turns their violations into clear 409s.
 extension StoreQueries {
     static func insertStore(
-        code: String, name: String, address: String, currency: String, on connection: PostgresConnection, logger: Logger
+        code: String, name: String, address: String, currency: String, location: GeoPoint?, on connection: PostgresConnection,
+        logger: Logger
     ) async throws -> StoreRecord {
         let rows = try await connection.run(
             """
-            INSERT INTO stores (code, name, address, currency) VALUES (\(code), \(name), \(address), \(currency))
+            INSERT INTO stores (code, name, address, currency, latitude, longitude)
+            VALUES (\(code), \(name), \(address), \(currency), \(location?.latitude), \(location?.longitude))
             RETURNING \(unescaped: storeColumns)
             """, logger: logger)
         return try await stores(rows)[0]
@@ -72,11 +77,13 @@ extension StoreQueries {
 
     /// Changes the fields given (nil leaves one as it is); nil when there is no such store.
     static func updateStore(
-        id: StoreID, code: String?, name: String?, address: String?, on connection: PostgresConnection, logger: Logger
+        id: StoreID, code: String?, name: String?, address: String?, location: GeoPoint?, on connection: PostgresConnection,
+        logger: Logger
     ) async throws -> StoreRecord? {
         let rows = try await connection.run(
             """
-            UPDATE stores SET code = coalesce(\(code), code), name = coalesce(\(name), name), address = coalesce(\(address), address)
+            UPDATE stores SET code = coalesce(\(code), code), name = coalesce(\(name), name), address = coalesce(\(address), address),
+                latitude = coalesce(\(location?.latitude)::float8, latitude), longitude = coalesce(\(location?.longitude)::float8, longitude)
             WHERE id = \(id.rawValue)
             RETURNING \(unescaped: storeColumns)
             """, logger: logger)

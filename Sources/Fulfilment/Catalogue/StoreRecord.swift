@@ -5,4 +5,6 @@ public struct StoreRecord: Sendable, Equatable {
     public var name: String
     public var address: String
     public var currency: String
+    /// Where it is, when the chain said (best price measures distances from it).
+    public var location: GeoPoint?
 }

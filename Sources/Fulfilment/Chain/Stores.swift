@@ -23,29 +23,37 @@ public struct Stores: Sendable {
         }
     }
 
-    public func create(code: String, name: String, address: String, currency: String, logger: Logger) async throws -> StoreRecord {
+    /// Opens a store; `location` is where it is, if the chain says.
+    public func create(
+        code: String, name: String, address: String, currency: String, location: GeoPoint? = nil, logger: Logger
+    ) async throws -> StoreRecord {
         let code = try StoreRules.code(code)
         let name = try StoreRules.text(name, field: "name", limit: 200)
         let address = try StoreRules.address(address)
         let currency = try StoreRules.currency(currency)
+        let location = try location.map(StoreRules.location)
         return try await mappingDatabaseErrors(code: code) {
             try await database.transaction(logger: logger) { connection in
-                try await StoreQueries.insertStore(code: code, name: name, address: address, currency: currency, on: connection, logger: logger)
+                try await StoreQueries.insertStore(
+                    code: code, name: name, address: address, currency: currency, location: location, on: connection, logger: logger)
             }
         }
     }
 
-    /// Changes a store's code, name or address (nil: unchanged). Its currency stays: its
-    /// stock and orders are priced in it.
-    public func update(_ id: StoreID, code: String?, name: String?, address: String?, logger: Logger) async throws -> StoreRecord {
+    /// Changes a store's code, name, address or location (nil: unchanged). Its currency stays:
+    /// its stock and orders are priced in it.
+    public func update(
+        _ id: StoreID, code: String?, name: String?, address: String?, location: GeoPoint? = nil, logger: Logger
+    ) async throws -> StoreRecord {
         let code = try code.map(StoreRules.code)
         let name = try name.map { try StoreRules.text($0, field: "name", limit: 200) }
         let address = try address.map(StoreRules.address)
+        let location = try location.map(StoreRules.location)
         return try await mappingDatabaseErrors(code: code) {
             try await database.transaction(logger: logger) { connection in
                 guard
                     let store = try await StoreQueries.updateStore(
-                        id: id, code: code, name: name, address: address, on: connection, logger: logger)
+                        id: id, code: code, name: name, address: address, location: location, on: connection, logger: logger)
                 else { throw ChainError.storeNotFound }
                 return store
             }
@@ -153,6 +161,13 @@ enum StoreRules {
             throw .invalidField("currency", "The currency is a three-letter ISO 4217 code in capitals (JMD).")
         }
         return text
+    }
+
+    static func location(_ point: GeoPoint) throws(ChainError) -> GeoPoint {
+        guard point.isOnEarth else {
+            throw .invalidField("location", "A location is lat -90 to 90 and lng -180 to 180, in degrees.")
+        }
+        return point
     }
 
     static let zones = ["ambient", "chilled", "frozen"]

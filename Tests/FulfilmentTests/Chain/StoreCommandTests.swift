@@ -18,6 +18,16 @@ struct StoreCommandTests {
             let taken = try await ServiceProcess.run(["store", "create", "--code", "OCHO-1", "--name", "Again", "--currency", "JMD"] + url)
             #expect(taken.status == 1)
             #expect(taken.output.contains("Another store already has the code 'OCHO-1'."), "\(taken.output)")
+            // Where it is (issue 26): both or neither, in range.
+            let located = try await ServiceProcess.run(
+                ["store", "update", "--store", "OCHO-1", "--latitude", "18.4074", "--longitude=-77.1031"] + url)
+            #expect(located.status == 0, "\(located.output)")
+            #expect(try await sql("SELECT latitude, longitude FROM stores WHERE code = 'OCHO-1'", on: database) == [["18.4074", "-77.1031"]])
+            let halfAPlace = try await ServiceProcess.run(["store", "update", "--store", "OCHO-1", "--latitude", "18.4"] + url)
+            #expect(halfAPlace.status == 1)
+            #expect(halfAPlace.output.contains("Give --latitude and --longitude together."), "\(halfAPlace.output)")
+            let offTheMap = try await ServiceProcess.run(["store", "update", "--store", "OCHO-1", "--latitude", "95", "--longitude", "0"] + url)
+            #expect(offTheMap.status == 1)
 
             for (code, name, walk, zone) in [("1", "Bakery", "1", "ambient"), ("6", "Dairy", "6", "chilled")] {
                 let added = try await ServiceProcess.run(
