@@ -1,7 +1,8 @@
 import Foundation
 
-/// The listings a shop shows beside search (issue 26): the categories with their counts. Public
-/// routes; rules live in `Catalogue/Listings.swift`, SQL in `CategoryQueries`.
+/// The listings a shop shows beside search (issue 26): the categories with their counts and the
+/// best price of a scanned barcode. Public routes; rules live in `Catalogue/Listings.swift`, SQL
+/// in `CategoryQueries` and `BestPriceQueries`.
 extension API {
     var listings: Listings { Listings(database: database) }
 
@@ -10,5 +11,21 @@ extension API {
         let categories = try await listings.categories(at: store, logger: logger)
         let items = categories.map { Components.Schemas.Category(name: $0.name, productCount: $0.productCount) }
         return .ok(.init(body: .json(.init(items: items, nextCursor: nil))))
+    }
+
+    func listBestPrices(_ input: Operations.ListBestPrices.Input) async throws -> Operations.ListBestPrices.Output {
+        let barcode = try Barcode(input.path.code)
+        let near = try input.query.near.map { text throws(CatalogueError) in try GeoPoint.parse(text, field: "near") }
+        let offers = try await listings.bestPrices(barcode: barcode, near: near, logger: logger)
+        return .ok(.init(body: .json(.init(items: offers.map(Components.Schemas.BestPrice.init), nextCursor: nil))))
+    }
+}
+
+extension Components.Schemas.BestPrice {
+    init(_ offer: BestPrice) {
+        self.init(
+            storeId: offer.storeID.description, storeCode: offer.storeCode, storeName: offer.storeName,
+            price: .init(amount: offer.priceAmount, currency: offer.currency), available: offer.available, inStock: offer.available > 0,
+            distanceMetres: offer.distanceMetres)
     }
 }

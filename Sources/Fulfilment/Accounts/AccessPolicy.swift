@@ -84,6 +84,7 @@ enum AccessPolicy {
         "locateProducts": .anyone,
         // Listings (issue 26): public, as browsing is
         "listCategories": .anyone,
+        "listBestPrices": .anyone,
         "createProduct": .admin,
         "updateProduct": .admin,
         "discontinueProduct": .admin,

@@ -27,6 +27,7 @@ extension Components.Schemas.AisleList: CursorList {}
 extension Components.Schemas.ProductList: CursorList {}
 extension Components.Schemas.LocateList: CursorList {}
 extension Components.Schemas.CategoryList: CursorList {}
+extension Components.Schemas.BestPriceList: CursorList {}
 extension Components.Schemas.StockList: CursorList {}
 extension Components.Schemas.FavouriteList: CursorList {}
 extension Components.Schemas.OrderList: CursorList {}

@@ -44,6 +44,104 @@ struct ListingsTests {
         }
     }
 
+    @Test("best price: cheapest first, then nearest, then by code; a store not carrying it is absent; a sold-out one unavailable")
+    func bestPriceOrdering() async throws {
+        try await withApp { app in
+            // Four stores carry the corned beef; a fifth does not. Kingston and Spanish Town sell it
+            // at 450.00, Downtown (no location) too; Montego Bay at the catalogue's 500.00, its last
+            // tins all held by open orders.
+            let kingston = try await app.catalogueStore(code: "BP-KGN")
+            let spanishTown = try await app.catalogueStore(code: "BP-SPT")
+            let montegoBay = try await app.catalogueStore(code: "BP-MBJ")
+            let downtown = try await app.catalogueStore(code: "BP-DTN")
+            let ochoRios = try await app.catalogueStore(code: "BP-OCH")
+            let barcode = "4006381333931"
+            let product = try await app.addProduct("Corned beef 340g", barcode: barcode, price: 50000, at: kingston, onHand: 5)
+            for (store, onHand, reserved) in [(spanishTown, 3, 1), (montegoBay, 2, 2), (downtown, 9, 0)] {
+                try await sql(
+                    "INSERT INTO stock (store_id, product_id, on_hand, reserved) VALUES ($1, $2, $3::int, $4::int)",
+                    [store.id, product, String(onHand), String(reserved)], on: app.database)
+            }
+            try await app.addProduct("Something else", at: ochoRios)
+            for store in [kingston, spanishTown, downtown] {
+                try await sql(
+                    "INSERT INTO store_prices (store_id, product_id, price_amount) VALUES ($1, $2, 45000)", [store.id, product], on: app.database)
+            }
+            for (store, lat, lng) in [(kingston, "18.0179", "-76.8099"), (spanishTown, "17.9911", "-76.9574"), (montegoBay, "18.4762", "-77.8939")] {
+                try await sql("UPDATE stores SET latitude = $2, longitude = $3 WHERE id = $1", [store.id, lat, lng], on: app.database)
+            }
+
+            // Without `near`: by price, then store code.
+            let plain = try await app.request(.get, "/v1/products/barcode/\(barcode)/prices")
+            #expect(plain.status == .ok, "\(plain.text)")
+            #expect(plain.json["items"].array.map { $0["storeCode"].string } == ["BP-DTN", "BP-KGN", "BP-SPT", "BP-MBJ"])
+            #expect(plain.json["items"].array.allSatisfy { !$0.has("distanceMetres") })
+            #expect(plain.text.contains(#""nextCursor":null"#))
+
+            // Near Kingston: of the three at 450.00, Kingston (here), then Spanish Town (about 16 km),
+            // then Downtown (no location); Montego Bay, dearer, last however near.
+            let nearKingston = try await app.request(.get, "/v1/products/barcode/\(barcode)/prices?near=18.0179,-76.8099")
+            let items = nearKingston.json["items"].array
+            #expect(items.map { $0["storeCode"].string } == ["BP-KGN", "BP-SPT", "BP-DTN", "BP-MBJ"])
+            #expect(items[0]["distanceMetres"].int == 0)
+            #expect((15_500...16_300).contains(items[1]["distanceMetres"].int ?? 0), "\(items[1])")
+            #expect(!items[2].has("distanceMetres"))
+            #expect((120_000...130_000).contains(items[3]["distanceMetres"].int ?? 0), "\(items[3])")
+            let nearSpanishTown = try await app.request(.get, "/v1/products/barcode/\(barcode)/prices?near=17.99,-76.96")
+            #expect(nearSpanishTown.json["items"].array.map { $0["storeCode"].string } == ["BP-SPT", "BP-KGN", "BP-DTN", "BP-MBJ"])
+
+            // Prices and availability are what the product route says at each store.
+            #expect(items[0]["price"] == ["amount": 45000, "currency": "JMD"])
+            #expect(items[3]["price"]["amount"].int == 50000)
+            for item in items {
+                let store = try #require(item["storeId"].string)
+                let one = try await app.request(.get, "/v1/products/barcode/\(barcode)?storeId=\(store)")
+                #expect(one.json["price"] == item["price"], "\(item)")
+                #expect(one.json["availability"]["available"] == item["available"], "\(item)")
+                #expect(one.json["availability"]["inStock"] == item["inStock"], "\(item)")
+            }
+            #expect(items[1]["available"].int == 2)
+            #expect(items[3]["available"].int == 0)
+            #expect(items[3]["inStock"].bool == false)
+            #expect(items[0]["inStock"].bool == true)
+            // Ocho Rios does not carry it: not listed at all.
+            #expect(!plain.text.contains(ochoRios.id))
+            #expect(items[0]["storeName"].string == "Store BP-KGN")
+        }
+    }
+
+    @Test("best price: a product no store carries lists none; bad barcodes and bad places are refused as the lookup refuses them")
+    func bestPriceRefusals() async throws {
+        try await withApp { app in
+            try await app.addProduct("Ackee 540g", barcode: "5901234123457", price: 90000)
+            let none = try await app.request(.get, "/v1/products/barcode/5901234123457/prices?near=18,-76.8")
+            #expect(none.status == .ok)
+            #expect(none.json["items"].array.isEmpty)
+
+            let invalid = try await app.request(.get, "/v1/products/barcode/4006381333932/prices")
+            #expect(invalid.status == .unprocessableContent)
+            #expect(invalid.errorCode == "invalid_barcode")
+            let unknown = try await app.request(.get, "/v1/products/barcode/4006381333931/prices")
+            #expect(unknown.status == .notFound)
+            #expect(unknown.errorCode == "not_found")
+            #expect(unknown.json["error"]["message"] == (try await app.request(.get, "/v1/products/barcode/4006381333931")).json["error"]["message"])
+
+            for near in [
+                "", "18.0", "18.0,", "abc,def", "91,0", "-90.5,0", "0,180.01", "0,-181", "nan,0", "inf,0", "1,2,3",
+                String(repeating: "1", count: 80) + ",0",
+            ] {
+                let reply = try await app.request(.get, "/v1/products/barcode/5901234123457/prices?near=\(q(near))")
+                #expect(reply.status == .unprocessableContent, "near=\(near): \(reply.text)")
+                #expect(reply.errorCode == "invalid_field", "near=\(near)")
+                #expect(reply.json["error"]["details"]["field"].string == "near", "near=\(near)")
+            }
+            for near in ["90,180", "-90,-180", " 18.5 , -77 "] {
+                let reply = try await app.request(.get, "/v1/products/barcode/5901234123457/prices?near=\(q(near))")
+                #expect(reply.status == .ok, "near=\(near): \(reply.text)")
+            }
+        }
+    }
+
     /// A category listing as `[name: count]` pairs, in order.
     private func counts(_ reply: TestReply) -> [[String: Int]] {
         reply.json["items"].array.map { [$0["name"].string ?? "?": $0["productCount"].int ?? -1] }

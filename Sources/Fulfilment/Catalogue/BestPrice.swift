@@ -1,0 +1,13 @@
+/// One store's offer of a product, as the best price by barcode lists it.
+struct BestPrice: Sendable, Equatable {
+    var storeID: StoreID
+    var storeCode: String
+    var storeName: String
+    /// The store's price (`store_price`), in the product's minor units.
+    var priceAmount: Int64
+    var currency: String
+    /// What a customer can still buy there: on hand less what open orders hold (`StockRecord.available`).
+    var available: Int
+    /// From where the customer asked, when they said and the store has a location.
+    var distanceMetres: Int?
+}
