@@ -1,7 +1,8 @@
 import Foundation
 
 /// The demo store that `fulfilment seed --demo` loads: one Quick Cart branch in
-/// Kingston with twelve aisles and about a hundred everyday Jamaican grocery lines.
+/// Kingston with twelve aisles and about a hundred everyday Jamaican grocery lines, and
+/// a second branch in Montego Bay with the packaged lines at a few prices of its own.
 ///
 /// It exists so that a fresh development or demo database behaves like a real
 /// shop rather than an empty one: product search has familiar names and brands to
@@ -62,6 +63,24 @@ enum DemoCatalogue {
         hours: (1...7).map { StoreCalendar.Range(weekday: $0, opens: 8 * 60, closes: $0 == 5 ? 22 * 60 : 20 * 60) },
         closures: [], slotMinutes: 30, capacity: 4, leadMinutes: 120, horizonDays: 7, graceMinutes: 1440)
     static let currency = "JMD"
+    /// Where the demo store is, for the best price's distances.
+    static let storeLocation = GeoPoint(latitude: 18.0123, longitude: -76.7991)
+
+    /// The chain's second branch, so the best price by barcode has two stores to compare. It has
+    /// the same aisles and calendar, and carries every line with a barcode (the packaged goods,
+    /// not the loose produce or the in-store bakery) in the same places.
+    static let secondStoreCode = "QC-MBJ"
+    static let secondStoreName = "Quick Cart Fairview"
+    static let secondStoreAddress = "Fairview Shopping Centre, Bogue, Montego Bay, Jamaica"
+    static let secondStoreLocation = GeoPoint(latitude: 18.4589, longitude: -77.9192)
+    /// The second branch's own prices (JMD cents) by SKU, some below the catalogue's and some
+    /// above; every other line costs what the catalogue says.
+    static let secondStorePrices: [String: Int] = [
+        "QC-0011": 49_500, "QC-0019": 79_500, "QC-0022": 119_000, "QC-0024": 22_500, "QC-0034": 29_900,
+    ]
+    /// The second branch's stock where it differs from the first's: its cornmeal is sold out, and
+    /// it has the line sold out in Kingston (QC-0043).
+    static let secondStoreOnHand: [String: Int] = ["QC-0021": 0, "QC-0043": 24]
 
     /// Twelve aisles. The floor is walked produce-first and the chilled run is walked
     /// meat (7) before dairy (6), so `walkOrder` differs from `code` for those two.

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import PostgresNIO
 
-/// Loads the demo store (`DemoCatalogue`) and its pickup calendar in one transaction. Running it again changes
-/// nothing: a store with the demo code already present means the demo is loaded.
+/// Loads the demo store (`DemoCatalogue`) and its pickup calendar, and the chain's second branch with its
+/// own prices, in one transaction. Running it again changes nothing: a store with the demo code already
+/// present means the demo is loaded.
 public enum DemoSeed {
     public struct Summary: Sendable {
         public var storeID: UUID
@@ -19,18 +21,45 @@ public enum DemoSeed {
             let store = StoreID(UUID())
             try await DemoSeedQueries.insertStore(
                 store, code: DemoCatalogue.storeCode, name: DemoCatalogue.storeName, address: DemoCatalogue.storeAddress,
-                currency: DemoCatalogue.currency, on: connection, logger: logger)
+                currency: DemoCatalogue.currency, location: DemoCatalogue.storeLocation, on: connection, logger: logger)
             try await CalendarQueries.replace(store: store, with: DemoCatalogue.calendar, on: connection, logger: logger)
             var aisleIDs: [String: UUID] = [:]
             for aisle in DemoCatalogue.aisles {
                 aisleIDs[aisle.code] = try await DemoSeedQueries.insertAisle(aisle, store: store, on: connection, logger: logger)
             }
+            var productIDs: [String: ProductID] = [:]
             for product in DemoCatalogue.products {
-                _ = try await DemoSeedQueries.insertProduct(
+                productIDs[product.sku] = try await DemoSeedQueries.insertProduct(
                     product, currency: DemoCatalogue.currency, store: store, aisle: product.aisle.flatMap { aisleIDs[$0] },
                     on: connection, logger: logger)
             }
+            try await loadSecondStore(products: productIDs, on: connection, logger: logger)
             return Summary(storeID: store.rawValue, created: true, products: DemoCatalogue.products.count)
+        }
+    }
+
+    /// The second branch: its calendar and aisles as the first's, the lines with a barcode in the
+    /// same places (its own stock where `secondStoreOnHand` says), and its own prices.
+    private static func loadSecondStore(products: [String: ProductID], on connection: PostgresConnection, logger: Logger) async throws {
+        let store = StoreID(UUID())
+        try await DemoSeedQueries.insertStore(
+            store, code: DemoCatalogue.secondStoreCode, name: DemoCatalogue.secondStoreName, address: DemoCatalogue.secondStoreAddress,
+            currency: DemoCatalogue.currency, location: DemoCatalogue.secondStoreLocation, on: connection, logger: logger)
+        try await CalendarQueries.replace(store: store, with: DemoCatalogue.calendar, on: connection, logger: logger)
+        var aisleIDs: [String: UUID] = [:]
+        for aisle in DemoCatalogue.aisles {
+            aisleIDs[aisle.code] = try await DemoSeedQueries.insertAisle(aisle, store: store, on: connection, logger: logger)
+        }
+        for product in DemoCatalogue.products where product.barcode != nil {
+            guard let id = products[product.sku] else { continue }
+            let aisle = product.aisle.flatMap { aisleIDs[$0] }
+            try await DemoSeedQueries.insertStock(
+                product: id, store: store, onHand: DemoCatalogue.secondStoreOnHand[product.sku] ?? product.onHand,
+                minSupply: product.minSupply, aisle: aisle, bay: aisle == nil ? nil : product.bay, shelf: aisle == nil ? nil : product.shelf,
+                on: connection, logger: logger)
+            if let price = DemoCatalogue.secondStorePrices[product.sku] {
+                try await DemoSeedQueries.insertStorePrice(product: id, store: store, amount: Int64(price), on: connection, logger: logger)
+            }
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The SQL of the demo seed: the demo store, its aisles and its products with their stock,
+/// The SQL of the demo seed: the demo stores, their aisles, the products with their stock and prices,
 /// written straight to the tables in the seed's one transaction (`DemoSeed`), and a demo
 /// product found by a fragment of its name (`DemoOrders`).
 enum DemoSeedQueries {
@@ -14,12 +14,13 @@ enum DemoSeedQueries {
     }
 
     static func insertStore(
-        _ id: StoreID, code: String, name: String, address: String, currency: String, on connection: PostgresConnection, logger: Logger
+        _ id: StoreID, code: String, name: String, address: String, currency: String, location: GeoPoint,
+        on connection: PostgresConnection, logger: Logger
     ) async throws {
         try await connection.run(
             """
-            INSERT INTO stores (id, code, name, address, currency)
-            VALUES (\(id.rawValue), \(code), \(name), \(address), \(currency))
+            INSERT INTO stores (id, code, name, address, currency, latitude, longitude)
+            VALUES (\(id.rawValue), \(code), \(name), \(address), \(currency), \(location.latitude), \(location.longitude))
             """, logger: logger)
     }
 
@@ -49,14 +50,33 @@ enum DemoSeedQueries {
             VALUES (\(id), \(product.sku), \(product.barcode), \(product.name), \(product.brand),
                     \(product.description), \(product.category), \(Int64(product.price)), \(currency))
             """, logger: logger)
-        let bay: Int? = aisle == nil ? nil : product.bay
-        let shelf: String? = aisle == nil ? nil : product.shelf
+        try await insertStock(
+            product: ProductID(id), store: store, onHand: product.onHand, minSupply: product.minSupply, aisle: aisle,
+            bay: aisle == nil ? nil : product.bay, shelf: aisle == nil ? nil : product.shelf, on: connection, logger: logger)
+        return ProductID(id)
+    }
+
+    /// The stock row that makes `store` carry `product`, placed when `aisle` is given.
+    static func insertStock(
+        product: ProductID, store: StoreID, onHand: Int, minSupply: Int, aisle: UUID?, bay: Int?, shelf: String?,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
         try await connection.run(
             """
             INSERT INTO stock (store_id, product_id, on_hand, min_supply, aisle_id, bay, shelf)
-            VALUES (\(store.rawValue), \(id), \(product.onHand), \(product.minSupply), \(aisle), \(bay), \(shelf))
+            VALUES (\(store.rawValue), \(product.rawValue), \(onHand), \(minSupply), \(aisle), \(bay), \(shelf))
             """, logger: logger)
-        return ProductID(id)
+    }
+
+    /// `store`'s own price of `product` (as a manager's `PUT .../prices/{productId}` sets it).
+    static func insertStorePrice(
+        product: ProductID, store: StoreID, amount: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.run(
+            """
+            INSERT INTO store_prices (store_id, product_id, price_amount)
+            VALUES (\(store.rawValue), \(product.rawValue), \(amount))
+            """, logger: logger)
     }
 
     /// The first product (by SKU) still sold whose name holds `fragment`, any case.

@@ -142,6 +142,39 @@ struct ListingsTests {
         }
     }
 
+    @Test("the demo has two branches to compare: categories at each, and best prices that differ by store")
+    func demo() async throws {
+        try await withApp { app in
+            try await app.loadDemo()
+            let stores = try await app.request(.get, "/v1/stores").json["items"].array
+            let kingston = try #require(stores.first { $0["code"].string == DemoCatalogue.storeCode })
+            let montegoBay = try #require(stores.first { $0["code"].string == DemoCatalogue.secondStoreCode })
+            #expect(kingston["location"]["lat"].degrees == DemoCatalogue.storeLocation.latitude)
+            #expect(montegoBay.has("location"))
+
+            // Rice is cheaper in Montego Bay; from Kingston, Montego Bay still comes first, about 125 km away.
+            let rice = try #require(DemoCatalogue.products.first { $0.sku == "QC-0019" })
+            let near = "\(DemoCatalogue.storeLocation.latitude),\(DemoCatalogue.storeLocation.longitude)"
+            let prices = try await app.request(.get, "/v1/products/barcode/\(rice.barcode!)/prices?near=\(near)").json["items"].array
+            #expect(prices.map { $0["storeCode"].string } == [DemoCatalogue.secondStoreCode, DemoCatalogue.storeCode])
+            #expect(prices.map { $0["price"]["amount"].int } == [79_500, rice.price])
+            #expect(prices[1]["distanceMetres"].int == 0)
+            #expect((110_000...140_000).contains(prices[0]["distanceMetres"].int ?? 0), "\(prices[0])")
+            // The line sold out in Kingston is in at Montego Bay.
+            let soldOut = try #require(DemoCatalogue.products.first { $0.sku == "QC-0043" })
+            let offers = try await app.request(.get, "/v1/products/barcode/\(soldOut.barcode!)/prices").json["items"].array
+            #expect(Set(offers.map { "\($0["storeCode"].string ?? "?") \($0["inStock"].bool ?? false)" }) == ["QC-KGN false", "QC-MBJ true"])
+
+            // Montego Bay carries only the packaged lines, so its categories hold fewer products.
+            let atKingston = try await app.request(.get, "/v1/categories?storeId=\(kingston["id"].string ?? "")")
+            let atMontegoBay = try await app.request(.get, "/v1/categories?storeId=\(montegoBay["id"].string ?? "")")
+            let total = { (reply: TestReply) in reply.json["items"].array.compactMap { $0["productCount"].int }.reduce(0, +) }
+            #expect(total(atKingston) == DemoCatalogue.products.count)
+            #expect(total(atMontegoBay) == DemoCatalogue.products.filter { $0.barcode != nil }.count)
+            #expect(atKingston.json["items"].array.contains { $0["name"].string == "Produce" })
+        }
+    }
+
     /// A category listing as `[name: count]` pairs, in order.
     private func counts(_ reply: TestReply) -> [[String: Int]] {
         reply.json["items"].array.map { [$0["name"].string ?? "?": $0["productCount"].int ?? -1] }
