@@ -128,14 +128,14 @@ struct ListingsTests {
 
             for near in [
                 "", "18.0", "18.0,", "abc,def", "91,0", "-90.5,0", "0,180.01", "0,-181", "nan,0", "inf,0", "1,2,3",
-                String(repeating: "1", count: 80) + ",0",
+                String(repeating: "1", count: 80) + ",0", " 18.5,-77", "+5,0", "1e1,0", "00,0", "18.,0", ".5,0", "0x10,0",
             ] {
                 let reply = try await app.request(.get, "/v1/products/barcode/5901234123457/prices?near=\(q(near))")
                 #expect(reply.status == .unprocessableContent, "near=\(near): \(reply.text)")
                 #expect(reply.errorCode == "invalid_field", "near=\(near)")
                 #expect(reply.json["error"]["details"]["field"].string == "near", "near=\(near)")
             }
-            for near in ["90,180", "-90,-180", " 18.5 , -77 "] {
+            for near in ["90,180", "-90.000,-180", "0,0", "-0.5,179.999999"] {
                 let reply = try await app.request(.get, "/v1/products/barcode/5901234123457/prices?near=\(q(near))")
                 #expect(reply.status == .ok, "near=\(near): \(reply.text)")
             }
