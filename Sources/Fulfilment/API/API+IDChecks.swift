@@ -29,19 +29,13 @@ extension API {
     }
 
     func getStoreMinimumAge(_ input: Operations.GetStoreMinimumAge.Input) async throws -> Operations.GetStoreMinimumAge.Output {
-        // The store in the path is the caller's (`AccessMiddleware` refused any other with 403);
-        // the query binds the caller's own store, taken from who they are.
-        _ = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
-        let product = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        let scope = try StoreScope(staff: Identity.required)
+        let (scope, product) = try storeProduct(input.path.storeId, input.path.productId)
         return .ok(.init(body: .json(.init(try await minimumAges.at(scope, product: product, logger: logger)))))
     }
 
     func setStoreMinimumAge(_ input: Operations.SetStoreMinimumAge.Input) async throws -> Operations.SetStoreMinimumAge.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        _ = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
-        let product = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        let scope = try StoreScope(staff: Identity.required)
+        let (scope, product) = try storeProduct(input.path.storeId, input.path.productId)
         let ages = try await minimumAges.setForStore(body.minimumAge, product: product, in: scope, logger: logger)
         return .ok(.init(body: .json(.init(ages))))
     }
