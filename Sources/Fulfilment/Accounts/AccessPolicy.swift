@@ -140,6 +140,11 @@ enum AccessPolicy {
         "getStorePrice": .staff,
         "setStorePrice": .manager,
         "deleteStorePrice": .manager,
+        // Sales (issue 26): a store's manager puts its products on sale and ends sales (`Sales`,
+        // the caller's store bound into the SQL); its staff see them, as they see its prices.
+        "listSales": .staff,
+        "createSale": .manager,
+        "endSale": .manager,
         "receivePaymentWebhook": .anyone,
         // Pickup slots (issue 13): the calendar is the store's managers' to set, its staff read
         // it; anyone may see the bookable slots; a customer moves only their own order (checked

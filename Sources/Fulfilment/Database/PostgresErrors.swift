@@ -6,6 +6,8 @@ enum SQLState {
     static let uniqueViolation = "23505"
     static let foreignKeyViolation = "23503"
     static let checkViolation = "23514"
+    /// An exclusion constraint refused the row (two sales of a product at a store that overlap).
+    static let exclusionViolation = "23P01"
     static let serializationFailure = "40001"
     static let deadlockDetected = "40P01"
     static let invalidTextRepresentation = "22P02"

@@ -72,6 +72,7 @@ import Testing
         var webhook: String
         var delivery: String
         var aisle: String
+        var sale: String
 
         var orderID: String { order["id"].string ?? "" }
 
@@ -79,12 +80,12 @@ import Testing
         var pathValues: [String: String] {
             [
                 "storeId": store, "orderId": orderID, "pickListId": pickList, "webhookId": webhook, "deliveryId": delivery,
-                "userId": staff.userID, "productId": product, "aisleId": aisle,
+                "userId": staff.userID, "productId": product, "aisleId": aisle, "saleId": sale,
             ]
         }
 
         /// Every id of A's that a list answered to another store must not hold.
-        var ids: [String] { [store, orderID, pickList, webhook, delivery, staff.userID, manager.userID] }
+        var ids: [String] { [store, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale] }
 
         /// A valid body for each store-scoped operation that takes one, naming A's objects: what
         /// A's own staff could send and be answered 2xx.
@@ -100,6 +101,10 @@ import Testing
                 "setStockLocation": ["aisleCode": "A1", "bay": 2, "shelf": "B"],
                 "setStoreMinimumAge": ["minimumAge": 25],
                 "setStorePrice": ["amount": 77700, "currency": "JMD"],
+                "createSale": [
+                    "productId": .string(product), "price": ["amount": 1, "currency": "JMD"], "startsAt": isoFromNow(30 * 86_400),
+                    "endsAt": isoFromNow(31 * 86_400),
+                ],
                 "setStoreCalendar": TestApp.everyDay("10:00", "12:00"),
                 "reissueReceipt": ["reason": "The customer lost their phone."],
                 "transitionOrder": ["to": "packaged"],
@@ -139,6 +144,8 @@ import Testing
                 app.request(.post, "/v1/stores/\(store)/pick-lists", json: ["orderIds": [.string(orderID)]], token: staff.token),
                 "A's pick list")
             try await expect2xx(app.setCalendar(store: store, by: manager, TestApp.everyDay()), "A's calendar")
+            let sale = try await expect2xx(
+                app.createSale(manager, store: store, product: product, amount: 500, start: 86_400, end: 2 * 86_400), "A's sale")
             let delivery = try await sql(
                 """
                 INSERT INTO webhook_deliveries (store_id, endpoint_id, event_id, status, attempts, last_response_code)
@@ -148,7 +155,8 @@ import Testing
             return StoreA(
                 store: store, staff: staff, manager: manager, order: order, product: product,
                 pickList: try #require(pickList.json["id"].string), webhook: webhookID,
-                delivery: try #require(delivery.first?[0], "no event of A's order to deliver"), aisle: aisle)
+                delivery: try #require(delivery.first?[0], "no event of A's order to deliver"), aisle: aisle,
+                sale: try #require(sale.json["id"].string))
         }
     }
 
