@@ -1,19 +1,25 @@
 -- A customer's cart (CartQueries.cart): the cart's store, or else the store they chose for
 -- browsing; then one row per line priced at that store (store_price: its own price, or else the
 -- catalogue's) and checked against its stock now, or one row of NULL lines for an empty cart.
+-- Each row also carries the cart's coupon and the line's share of it (cart_coupon).
 --
 -- PL/pgSQL, so PostgreSQL keeps its plans per connection (issue 15: PostgresNIO sends every
 -- statement unnamed, and planning cost more than running for most of the hot reads).
 CREATE OR REPLACE FUNCTION cart_view(p_customer uuid)
 RETURNS TABLE (store_id uuid, currency text, product_id uuid, name text, price_amount bigint, quantity integer,
-               available integer, discontinued boolean)
+               available integer, discontinued boolean,
+               -- The cart's coupon (issue 26, COUPONS): this line's share of its discount, and the
+               -- coupon as JSON text on every row (NULL without one): sql/routines/cart_coupon.sql.
+               line_discount bigint, coupon_json text)
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
     RETURN QUERY
     WITH store AS (
         SELECT s.id, s.currency::text AS currency FROM stores s WHERE s.id = cart_store(p_customer)
     )
-    SELECT store.id, store.currency, l.product_id, l.name, l.price_amount, l.quantity, l.available, l.discontinued
+    SELECT store.id, store.currency, l.product_id, l.name, l.price_amount, l.quantity, l.available, l.discontinued,
+           -- The cart's coupon (COUPONS): the line's share, the coupon.
+           coalesce(cc.discounts[array_position(cc.product_ids, l.product_id)], 0)::bigint, cc.coupon
     FROM (SELECT 1) AS one
     LEFT JOIN store ON true
     LEFT JOIN LATERAL (
@@ -24,6 +30,8 @@ BEGIN
         LEFT JOIN stock st ON st.store_id = store.id AND st.product_id = i.product_id
         WHERE i.customer_id = p_customer
     ) AS l ON true
+    -- The cart's coupon (COUPONS): one row or none, joined to every row.
+    LEFT JOIN LATERAL cart_coupon(p_customer, store.id) AS cc ON true
     ORDER BY l.added_at, l.product_id;
 END
 $$;

@@ -1,6 +1,7 @@
 -- A coupon's discount split over cart lines: `p_product_ids` and `p_amounts` (each line's unit
 -- price × quantity) in any order; the answer is each line's share in the same order, 0 for a
--- line the coupon does not apply to (its products and categories; none of either is every line).
+-- line the coupon does not apply to (coupon_applies_to: its products and categories; none of
+-- either is every line).
 --
 -- The total is percentage_of(what it applies to) for a percent coupon (half to even, the one
 -- rounding rule) or the amount off, at most what it applies to. It is shared in proportion to
@@ -10,12 +11,8 @@
 CREATE OR REPLACE FUNCTION coupon_discounts(p_coupon coupons, p_product_ids uuid[], p_amounts bigint[])
 RETURNS bigint[] LANGUAGE sql STABLE AS $$
     WITH line AS (
-        SELECT u.i, u.product_id, u.amount,
-               (cardinality(p_coupon.product_ids) = 0 AND cardinality(p_coupon.categories) = 0)
-               OR u.product_id = ANY (p_coupon.product_ids)
-               OR p.category = ANY (p_coupon.categories) AS applies
+        SELECT u.i, u.product_id, u.amount, coupon_applies_to(p_coupon, u.product_id) AS applies
         FROM unnest(p_product_ids, p_amounts) WITH ORDINALITY AS u(product_id, amount, i)
-        LEFT JOIN products p ON p.id = u.product_id
     ),
     base AS (SELECT coalesce(sum(amount) FILTER (WHERE applies), 0)::numeric AS eligible FROM line),
     total AS (

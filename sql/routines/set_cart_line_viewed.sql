@@ -7,7 +7,9 @@
 -- refuse) writes nothing and reads nothing: one row of NULLs after set_cart_line's answer.
 CREATE OR REPLACE FUNCTION set_cart_line_viewed(p_customer uuid, p_product uuid, p_quantity integer)
 RETURNS TABLE (discontinued boolean, written boolean, store_id uuid, currency text, product_id uuid, name text,
-               price_amount bigint, quantity integer, available integer, line_discontinued boolean)
+               price_amount bigint, quantity integer, available integer, line_discontinued boolean,
+               -- The cart's coupon (issue 26, COUPONS): cart_view's last two columns.
+               line_discount bigint, coupon_json text)
 LANGUAGE plpgsql AS $$
 DECLARE
     v_line record;
@@ -15,7 +17,8 @@ BEGIN
     SELECT * INTO v_line FROM set_cart_line(p_customer, p_product, p_quantity);
     IF p_customer IS NULL THEN
         RETURN QUERY SELECT v_line.discontinued, v_line.written,
-            NULL::uuid, NULL::text, NULL::uuid, NULL::text, NULL::bigint, NULL::integer, NULL::integer, NULL::boolean;
+            NULL::uuid, NULL::text, NULL::uuid, NULL::text, NULL::bigint, NULL::integer, NULL::integer, NULL::boolean,
+            NULL::bigint, NULL::text;
         RETURN;
     END IF;
     RETURN QUERY SELECT v_line.discontinued, v_line.written, v.* FROM cart_view(p_customer) v;

@@ -40,7 +40,7 @@ extension API {
         return .ok(.init(body: .json(Self.cartPayload(cart))))
     }
 
-    private static func cartPayload(_ cart: Cart) -> Components.Schemas.Cart {
+    static func cartPayload(_ cart: Cart) -> Components.Schemas.Cart {
         Components.Schemas.Cart(
             storeId: cart.storeID?.description,
             items: cart.lines.map { line in
@@ -48,10 +48,14 @@ extension API {
                     productId: line.productID.description, name: line.name, quantity: line.quantity,
                     unitPrice: .init(amount: line.unitPrice, currency: cart.currency),
                     lineTotal: .init(amount: line.lineTotal, currency: cart.currency),
-                    available: line.available, enoughStock: line.available >= line.quantity, discontinued: line.discontinued)
+                    available: line.available, enoughStock: line.available >= line.quantity, discontinued: line.discontinued,
+                    discount: .init(amount: line.discount, currency: cart.currency))
             },
+            subtotal: .init(amount: cart.subtotal, currency: cart.currency),
+            discount: .init(amount: cart.discount, currency: cart.currency),
             total: .init(amount: cart.total, currency: cart.currency),
-            itemCount: cart.lines.reduce(0) { $0 + $1.quantity })
+            itemCount: cart.lines.reduce(0) { $0 + $1.quantity },
+            coupon: cart.coupon.map { Components.Schemas.CartCoupon($0, currency: cart.currency) })
     }
 }
 
@@ -61,7 +65,10 @@ extension Components.Schemas.Cart {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(storeId, forKey: .storeId)
         try container.encode(items, forKey: .items)
+        try container.encode(subtotal, forKey: .subtotal)
+        try container.encode(discount, forKey: .discount)
         try container.encode(total, forKey: .total)
         try container.encode(itemCount, forKey: .itemCount)
+        try container.encodeIfPresent(coupon, forKey: .coupon)
     }
 }

@@ -107,6 +107,17 @@ enum AccessPolicy {
         "clearCart": .customer,
         "setCartItem": .customer,
         "removeCartItem": .customer,
+        // Coupons (issue 26): a customer puts one on their cart (throttled per account); a store's
+        // manager makes, lists and ends the store's (`Coupons`, the caller's store bound into the
+        // SQL), the chain's admin the chain's.
+        "applyCartCoupon": .customer,
+        "removeCartCoupon": .customer,
+        "listStoreCoupons": .manager,
+        "createStoreCoupon": .manager,
+        "endStoreCoupon": .manager,
+        "listCoupons": .admin,
+        "createCoupon": .admin,
+        "endCoupon": .admin,
         "checkout": .customer,
         "listOrders": .customer,
         "getOrder": .signedIn,

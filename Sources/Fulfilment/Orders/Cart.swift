@@ -13,12 +13,20 @@ public struct Cart: Sendable, Equatable {
         /// What the cart's store could sell right now (`on_hand - reserved`; 0 when it carries none).
         public var available: Int
         public var discontinued: Bool
+        /// This line's share of the cart's coupon (0 without one, or when it cannot be used now).
+        public var discount: Int64 = 0
         public var lineTotal: Int64 { Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
     }
 
     public var storeID: StoreID?
     public var currency: String
     public var lines: [Line]
+    /// The coupon on the cart, if any (issue 26): its discount is the lines' shares, none when
+    /// it has a problem.
+    var coupon: CartCoupon?
     /// Saturates rather than traps; checkout refuses a total that does not fit.
-    public var total: Int64 { Money.sum(lines.map(\.lineTotal)) ?? .max }
+    public var subtotal: Int64 { Money.sum(lines.map(\.lineTotal)) ?? .max }
+    public var discount: Int64 { lines.reduce(0) { $0 + $1.discount } }
+    /// What the lines come to after the coupon's discount.
+    public var total: Int64 { subtotal - discount }
 }

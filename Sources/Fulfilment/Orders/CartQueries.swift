@@ -78,7 +78,12 @@ enum CartQueries {
     private static func cart(viewRows rows: [PostgresRandomAccessRow], from column: Int) throws -> Cart {
         var store: (UUID, String)?
         var lines: [Cart.Line] = []
+        var coupon: CartCoupon?
         for row in rows {
+            // The cart's coupon (issue 26): on every row, read by name (`cart_coupon`).
+            if coupon == nil, let json = try row["coupon_json"].decode(String?.self) {
+                coupon = try JSONDecoder().decode(CartCoupon.self, from: Data(json.utf8))
+            }
             if let id = try row[column].decode(UUID?.self), let currency = try row[column + 1].decode(String?.self) {
                 store = (id, currency)
             }
@@ -87,8 +92,15 @@ enum CartQueries {
                 Cart.Line(
                     productID: ProductID(product), name: try row[column + 3].decode(String.self),
                     unitPrice: try row[column + 4].decode(Int64.self), quantity: Int(try row[column + 5].decode(Int32.self)),
-                    available: Int(try row[column + 6].decode(Int32.self)), discontinued: try row[column + 7].decode(Bool.self)))
+                    available: Int(try row[column + 6].decode(Int32.self)), discontinued: try row[column + 7].decode(Bool.self),
+                    discount: try row["line_discount"].decode(Int64.self)))
         }
-        return Cart(storeID: store.map { StoreID($0.0) }, currency: store?.1 ?? "JMD", lines: lines)
+        let currency = store?.1 ?? "JMD"
+        // A problem's money (a minimum spend's shortfall) is in the coupon's currency, else the cart's.
+        if var held = coupon, held.problem != nil, held.problem?.currency == nil {
+            held.problem?.currency = held.currency ?? currency
+            coupon = held
+        }
+        return Cart(storeID: store.map { StoreID($0.0) }, currency: currency, lines: lines, coupon: coupon)
     }
 }

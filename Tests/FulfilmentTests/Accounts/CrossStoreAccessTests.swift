@@ -71,6 +71,7 @@ import Testing
         var pickList: String
         var webhook: String
         var delivery: String
+        var coupon: String
         var aisle: String
         var sale: String
 
@@ -79,13 +80,13 @@ import Testing
         /// The value of each path parameter a store-scoped route may have, naming A's object.
         var pathValues: [String: String] {
             [
-                "storeId": store, "orderId": orderID, "pickListId": pickList, "webhookId": webhook, "deliveryId": delivery,
+                "storeId": store, "couponId": coupon, "orderId": orderID, "pickListId": pickList, "webhookId": webhook, "deliveryId": delivery,
                 "userId": staff.userID, "productId": product, "aisleId": aisle, "saleId": sale,
             ]
         }
 
         /// Every id of A's that a list answered to another store must not hold.
-        var ids: [String] { [store, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale] }
+        var ids: [String] { [store, coupon, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale] }
 
         /// A valid body for each store-scoped operation that takes one, naming A's objects: what
         /// A's own staff could send and be answered 2xx.
@@ -99,6 +100,7 @@ import Testing
                 "setStock": ["onHand": 5, "minSupply": 0, "expectedOnHand": 10],
                 "adjustStock": ["delta": 1, "reason": "received"],
                 "setStockLocation": ["aisleCode": "A1", "bay": 2, "shelf": "B"],
+                "createStoreCoupon": ["code": "INTRUDER", "percentOffBasisPoints": 100],
                 "setStoreMinimumAge": ["minimumAge": 25],
                 "setStorePrice": ["amount": 77700, "currency": "JMD"],
                 "createSale": [
@@ -143,6 +145,9 @@ import Testing
             let pickList = try await expect2xx(
                 app.request(.post, "/v1/stores/\(store)/pick-lists", json: ["orderIds": [.string(orderID)]], token: staff.token),
                 "A's pick list")
+            let coupon = try await expect2xx(
+                app.request(.post, "/v1/stores/\(store)/coupons", json: ["code": "ACOUPON", "percentOffBasisPoints": 500], token: manager.token),
+                "A's coupon")
             try await expect2xx(app.setCalendar(store: store, by: manager, TestApp.everyDay()), "A's calendar")
             let sale = try await expect2xx(
                 app.createSale(manager, store: store, product: product, amount: 500, start: 86_400, end: 2 * 86_400), "A's sale")
@@ -155,7 +160,8 @@ import Testing
             return StoreA(
                 store: store, staff: staff, manager: manager, order: order, product: product,
                 pickList: try #require(pickList.json["id"].string), webhook: webhookID,
-                delivery: try #require(delivery.first?[0], "no event of A's order to deliver"), aisle: aisle,
+                delivery: try #require(delivery.first?[0], "no event of A's order to deliver"),
+                coupon: try #require(coupon.json["id"].string), aisle: aisle,
                 sale: try #require(sale.json["id"].string))
         }
     }
