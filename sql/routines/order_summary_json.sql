@@ -15,6 +15,8 @@ BEGIN
             'paymentMethod', o.payment_method,
             'paymentStatus', o.payment_status,
             'total', jsonb_build_object('amount', o.total_amount, 'currency', o.currency),
+            -- A coupon's discount, only when there is one (issue 26): total is already after it.
+            'discount', CASE WHEN o.discount_amount > 0 THEN jsonb_build_object('amount', o.discount_amount, 'currency', o.currency) END,
             'itemCount', (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l WHERE l.order_id = o.id),
             'placedAt', api_time(o.created_at),
             'pickupSlot', CASE WHEN o.pickup_slot_start IS NOT NULL THEN

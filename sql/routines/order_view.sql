@@ -1,6 +1,7 @@
 -- One order as the service shows it (its row type, the composite type order_view, is made by
 -- migration 017): lines, history and age check as JSON text, so the whole order is one row.
 -- Timestamps inside the JSON are PostgreSQL's microseconds since 2000 (see OrderParts).
+-- The coupon's discount (migration 035) comes last, and each line's share in its JSON.
 -- `OrderQueries.order` reads this; `collect_order_viewed` returns it after the scan.
 CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LANGUAGE sql STABLE ROWS 1 AS $$
     SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
@@ -9,7 +10,8 @@ CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LAN
            o.refund_due_amount, o.pickup_slot_start, o.pickup_slot_end, c.time_zone,
            (SELECT coalesce(json_agg(json_build_object(
                        'productId', l.product_id, 'name', l.name, 'unitPrice', l.unit_price, 'quantity', l.quantity,
-                       'picked', l.picked_quantity, 'minimumAge', l.minimum_age, 'removed', l.removed_at IS NOT NULL)
+                       'picked', l.picked_quantity, 'minimumAge', l.minimum_age, 'removed', l.removed_at IS NOT NULL,
+                       'discount', l.discount_amount)
                    ORDER BY l.name, l.product_id), '[]')
             FROM order_lines l WHERE l.order_id = o.id)::text,
            (SELECT coalesce(json_agg(json_build_object(
@@ -20,7 +22,8 @@ CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LAN
            json_build_object(
                'required', (SELECT max(l.minimum_age) FROM order_lines l WHERE l.order_id = o.id AND l.removed_at IS NULL),
                'minimumAge', k.minimum_age, 'method', k.method, 'by', k.confirmed_by, 'byName', ku.name,
-               'at', ((extract(epoch FROM k.confirmed_at) - 946684800) * 1000000)::int8)::text
+               'at', ((extract(epoch FROM k.confirmed_at) - 946684800) * 1000000)::int8)::text,
+           o.discount_amount
     FROM orders o
     JOIN users u ON u.id = o.customer_id
     LEFT JOIN pickup_tokens t ON t.order_id = o.id

@@ -3,22 +3,26 @@
 -- token, then calls this once. Every lock is taken and released inside this one statement, so no
 -- client round trip ever happens while a stock row is locked.
 --
--- Lock order, as everywhere: the cart row, the stock rows by product id, the slot counter row
--- (take_slot_place).
+-- Lock order, as everywhere: the cart row, the cart's coupon row (coupons), the stock rows by
+-- product id, the slot counter row (take_slot_place). A cancellation locks the order's coupon row
+-- before its stock rows too (OrderTransitions), so the two never deadlock.
 --
 -- A refusal is raised with SQLSTATE 'FC000', the error code as its message and any details as
 -- JSON in DETAIL; the statement's writes are all undone with it. The service maps it to the
 -- contract's error (Checkout.swift):
 --   cart_empty, cart_changed (the cart's store moved since the service read it: read again),
 --   already_placed (an order with this key exists: answer with it), product_discontinued
---   {"productId"}, total_too_large, insufficient_stock {"lines": [...]}, slot_full.
+--   {"productId"}, total_too_large, insufficient_stock {"lines": [...]}, slot_full, and the
+--   coupon's refusals under its lock (coupon_refusal: coupon_expired, coupon_not_yet_valid,
+--   coupon_not_applicable, coupon_exhausted, coupon_already_used, coupon_minimum_spend), their
+--   JSON as DETAIL.
 -- The minimum ages it answers with are those at the order's store (minimum_age_at); the lines
 -- record their own (order_lines_minimum_age.trigger.sql).
 CREATE OR REPLACE FUNCTION place_order(
     p_customer uuid, p_store uuid, p_order uuid, p_method text, p_key text, p_hash bytea,
     p_slot_start timestamptz, p_slot_end timestamptz, p_slot_capacity integer,
     p_token_key integer, p_token_text text, p_token_expires timestamptz,
-    OUT number bigint, OUT created_at timestamptz, OUT total bigint,
+    OUT number bigint, OUT created_at timestamptz, OUT total bigint, OUT discount bigint, OUT discounts bigint[],
     OUT product_ids uuid[], OUT names text[], OUT unit_prices bigint[], OUT quantities integer[], OUT minimum_ages integer[]
 ) LANGUAGE plpgsql AS $$
 DECLARE
@@ -27,9 +31,13 @@ DECLARE
     v_discontinued uuid;
     v_shortages json;
     v_reserved integer;
+    v_coupon_id uuid;
+    v_coupon coupons;
+    v_amounts bigint[];
+    v_refusal json;
 BEGIN
     -- Two checkouts of one cart (different keys) run one after the other.
-    SELECT c.store_id INTO v_store FROM carts c WHERE c.customer_id = p_customer FOR UPDATE;
+    SELECT c.store_id, c.coupon_id INTO v_store, v_coupon_id FROM carts c WHERE c.customer_id = p_customer FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'cart_empty';
     END IF;
@@ -65,6 +73,31 @@ BEGIN
     END IF;
     total := v_sum;
 
+    -- COUPONS-REDEEM (issue 26): the cart's coupon is redeemed here or the checkout is refused.
+    -- Its row is locked (after the cart's, before the stock's) and it is checked again under the
+    -- lock, so of N checkouts racing for its last redemption one passes and the rest see it
+    -- exhausted; the redemption is counted on that row (`redeemed`, CHECKed against the limit)
+    -- and numbered per customer below (a unique index), so neither limit can be passed.
+    discount := 0;
+    discounts := array_fill(0::bigint, ARRAY[cardinality(product_ids)]);
+    IF v_coupon_id IS NOT NULL THEN
+        SELECT * INTO v_coupon FROM coupons k WHERE k.id = v_coupon_id FOR UPDATE;
+        IF v_coupon.id IS NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'coupon_unknown', DETAIL = '{"code": "coupon_unknown"}';
+        END IF;
+        SELECT array_agg(u.price * u.quantity ORDER BY u.i) INTO v_amounts
+          FROM unnest(unit_prices, quantities) WITH ORDINALITY AS u(price, quantity, i);
+        v_refusal := coupon_refusal(v_coupon, p_customer, p_store, v_sum::bigint,
+                                    coupon_eligible_amount(v_coupon, product_ids, v_amounts), now());
+        IF v_refusal IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = v_refusal ->> 'code', DETAIL = v_refusal::text;
+        END IF;
+        discounts := coupon_discounts(v_coupon, product_ids, v_amounts);
+        SELECT coalesce(sum(d), 0) INTO discount FROM unnest(discounts) AS d;
+        total := v_sum - discount;
+    END IF;
+    -- End of COUPONS-REDEEM's part (the redemption's rows are written after the order's).
+
     -- Lock in product-id order, then check every line, so a shortage lists them all.
     PERFORM 1 FROM stock s WHERE s.store_id = p_store AND s.product_id = ANY (product_ids) ORDER BY s.product_id FOR UPDATE;
     SELECT json_agg(json_build_object('productId', u.product_id, 'requested', u.quantity,
@@ -90,13 +123,28 @@ BEGIN
     END IF;
 
     INSERT INTO orders (id, store_id, customer_id, payment_method, total_amount, currency, idempotency_key, request_hash,
-                        pickup_slot_start, pickup_slot_end)
-    SELECT p_order, p_store, p_customer, p_method, total, s.currency, p_key, p_hash, p_slot_start, p_slot_end
+                        pickup_slot_start, pickup_slot_end, coupon_id, discount_amount)
+    SELECT p_order, p_store, p_customer, p_method, total, s.currency, p_key, p_hash, p_slot_start, p_slot_end,
+           v_coupon.id, discount
       FROM stores s WHERE s.id = p_store
     RETURNING orders.number, orders.created_at INTO number, created_at;
-    INSERT INTO order_lines (store_id, order_id, product_id, name, unit_price, quantity)
-    SELECT p_store, p_order, u.product_id, u.name, u.price, u.quantity
-      FROM unnest(product_ids, names, unit_prices, quantities) AS u(product_id, name, price, quantity);
+    INSERT INTO order_lines (store_id, order_id, product_id, name, unit_price, quantity, discount_amount)
+    SELECT p_store, p_order, u.product_id, u.name, u.price, u.quantity, u.discount
+      FROM unnest(product_ids, names, unit_prices, quantities, discounts) AS u(product_id, name, price, quantity, discount);
+    -- COUPONS-REDEEM (issue 26): the redemption, this customer's lowest free number among their
+    -- live ones (1...per_customer_limit: the refusal above saw fewer than the limit), and the count.
+    IF v_coupon.id IS NOT NULL THEN
+        INSERT INTO coupon_redemptions (order_id, store_id, coupon_id, customer_id, nth, discount_amount)
+        SELECT p_order, p_store, v_coupon.id, p_customer, min(n.nth), discount
+          FROM generate_series(1, (SELECT count(*) + 1 FROM coupon_redemptions r
+                                    WHERE r.coupon_id = v_coupon.id AND r.customer_id = p_customer AND r.released_at IS NULL)::integer)
+               AS n(nth)
+         WHERE NOT EXISTS (SELECT 1 FROM coupon_redemptions r
+                            WHERE r.coupon_id = v_coupon.id AND r.customer_id = p_customer AND r.released_at IS NULL
+                              AND r.nth = n.nth);
+        UPDATE coupons SET redeemed = redeemed + 1 WHERE id = v_coupon.id;
+        UPDATE carts SET coupon_id = NULL WHERE customer_id = p_customer;
+    END IF;
     INSERT INTO order_events (store_id, order_id, from_status, to_status, actor_id)
     VALUES (p_store, p_order, NULL, 'pending', p_customer);
     INSERT INTO pickup_tokens (store_id, order_id, key_id, text, expires_at)

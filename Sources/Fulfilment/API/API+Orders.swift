@@ -140,14 +140,16 @@ extension Components.Schemas.Order {
             status: .init(rawValue: order.status.rawValue)!, progress: order.status.progress,
             paymentMethod: .init(rawValue: order.paymentMethod.rawValue)!,
             paymentStatus: .init(rawValue: order.paymentStatus.rawValue)!,
-            total: .init(order.total), amountDue: .init(order.amountDue),
+            total: .init(order.total), subtotal: .init(order.subtotal),
+            discount: .init(Money(amount: order.discount, currency: currency)), amountDue: .init(order.amountDue),
             refundDue: order.refundDueAmount > 0 ? .init(Money(amount: order.refundDueAmount, currency: currency)) : nil,
             lines: order.lines.map { line in
                 .init(
                     productId: line.productID.description, name: line.name, quantity: line.quantity,
                     unitPrice: .init(amount: line.unitPrice, currency: currency),
                     lineTotal: .init(amount: line.removed ? 0 : line.lineTotal, currency: currency), pickedQuantity: line.pickedQuantity,
-                    minimumAge: line.minimumAge, removed: line.removed ? true : nil)
+                    minimumAge: line.minimumAge, removed: line.removed ? true : nil,
+                    discount: .init(amount: line.discount, currency: currency))
             },
             history: order.history.map { event in
                 .init(

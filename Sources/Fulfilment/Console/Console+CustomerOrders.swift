@@ -68,6 +68,13 @@ extension Console {
             order.lines.map { line in
                 "<tr><td>\(line.quantity) ×</td><td>\(line.name)</td><td>\(MoneyText.format(line.lineTotal, order.total.currency))</td></tr>"
             })
+        // A coupon's discount (issue 26): the total is already after it.
+        var discount: HTML = .empty
+        if order.discount > 0 {
+            discount = """
+                <p id="discount">Subtotal \(MoneyText.format(order.subtotal)) · coupon −\(MoneyText.format(Money(amount: order.discount, currency: order.total.currency)))</p>
+                """
+        }
         return ConsolePage(
             title: "Order \(order.number)", session: visit.session,
             body: """
@@ -75,6 +82,7 @@ extension Console {
                 <div class="tracker" id="tracker">\(tracker)</div>
                 \(receipt)
                 <table class="lines"><tbody>\(lines)</tbody></table>
+                \(discount)
                 <p>Total <strong>\(MoneyText.format(order.total))</strong> · \(order.paymentStatus.isSettled ? "paid" : "to pay at the desk")</p>
                 <p><a href="/orders">All my orders</a></p>
                 """

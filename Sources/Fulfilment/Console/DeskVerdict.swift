@@ -95,6 +95,11 @@ struct DeskVerdict: Sendable {
                     "<p class=\"id-check\" id=\"id-check\">ID CHECK: this order holds goods for customers aged \(check.minimumAge) or over.</p>"
             }
         }
+        // A coupon's discount (issue 26): the total is already after it.
+        var discount: HTML = .empty
+        if order.discount > 0 {
+            discount = "<dt>Coupon</dt><dd id=\"discount\">−\(MoneyText.format(Money(amount: order.discount, currency: order.total.currency)))</dd>"
+        }
         return """
             <dl class="facts">
             <dt>Order</dt><dd id="order-number">\(order.number)</dd>
@@ -102,7 +107,7 @@ struct DeskVerdict: Sendable {
             <dt>Status</dt><dd>\(order.status.rawValue)</dd>
             <dt>Slot</dt><dd id="pickup-slot">\(order.pickupSlot.map { SlotText.label($0, in: order.pickupTimeZone) } ?? "—")</dd>
             <dt>Bags/totes</dt><dd>\(totes.isEmpty ? "—" : totes.joined(separator: ", "))</dd>
-            <dt>Total</dt><dd>\(MoneyText.format(order.total))</dd>
+            \(discount)<dt>Total</dt><dd>\(MoneyText.format(order.total))</dd>
             <dt>Amount due</dt><dd id="amount-due">\(MoneyText.format(order.amountDue))</dd>
             </dl>
             <table class="lines"><tbody>\(rows)</tbody></table>

@@ -23,7 +23,10 @@ extension Checkout {
     struct Placed: Sendable {
         var number: Int64
         var createdAt: Date
+        /// What is charged: the lines' prices less `discount`.
         var total: Int64
+        /// The cart's coupon's discount (0 without one); the lines carry their shares.
+        var discount: Int64
         var lines: [OrderLine]
     }
 }

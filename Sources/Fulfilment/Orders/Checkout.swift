@@ -115,6 +115,7 @@ struct Checkout: Sendable {
             lines: placed.lines.sorted { ($0.name, $0.productID.description) < ($1.name, $1.productID.description) },
             history: [OrderEvent(from: nil, to: .pending, actorID: customer, actorName: context.customerName, reason: nil, at: placed.createdAt)],
             pickup: PickupRecord(text: token.text, expiresAt: token.claims.expiresAt, usedAt: nil))
+        order.discount = placed.discount
         order.pickupSlot = slot
         order.pickupTimeZone = calendar?.timeZone
         // Age-restricted goods: say "bring ID" at once (the lines' minimum ages, read with the cart

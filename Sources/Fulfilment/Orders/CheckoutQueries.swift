@@ -46,7 +46,7 @@ enum CheckoutQueries {
                 try await OrderError.mappingDatabaseErrors {
                     try await client.run(
                         """
-                        SELECT number, created_at, total, product_ids, names, unit_prices, quantities, minimum_ages
+                        SELECT number, created_at, total, product_ids, names, unit_prices, quantities, minimum_ages, discount, discounts
                         FROM place_order(\(customer.rawValue), \(store.rawValue), \(order.rawValue), \(method.rawValue), \(key), \(hash),
                                          \(slot?.start), \(slot?.end), \(capacity.map(Int32.init)),
                                          \(Int32(token.keyID.rawValue)), \(token.text), to_timestamp(\(Int64(token.claims.expiry))))
@@ -57,14 +57,14 @@ enum CheckoutQueries {
             // The slot's refusal, naming the slot the checkout asked for.
             throw SlotError.full(start: slot!.start)
         }
-        for try await row in rows.decode((Int64, Date, Int64, [UUID], [String], [Int64], [Int32], [Int32]).self) {
-            let (number, createdAt, total, products, names, prices, quantities, ages) = row
+        for try await row in rows.decode((Int64, Date, Int64, [UUID], [String], [Int64], [Int32], [Int32], Int64, [Int64]).self) {
+            let (number, createdAt, total, products, names, prices, quantities, ages, discount, discounts) = row
             let lines = products.indices.map {
                 OrderLine(
                     productID: ProductID(products[$0]), name: names[$0], unitPrice: prices[$0], quantity: Int(quantities[$0]),
-                    minimumAge: ages[$0] > 0 ? Int(ages[$0]) : nil)
+                    minimumAge: ages[$0] > 0 ? Int(ages[$0]) : nil, discount: discounts.indices.contains($0) ? discounts[$0] : 0)
             }
-            return Checkout.Placed(number: number, createdAt: createdAt, total: total, lines: lines)
+            return Checkout.Placed(number: number, createdAt: createdAt, total: total, discount: discount, lines: lines)
         }
         throw OrderError.unexpectedlyMissing("place_order's row")
     }

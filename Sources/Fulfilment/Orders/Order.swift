@@ -16,6 +16,9 @@ public struct OrderLine: Sendable, Equatable {
     public var minimumAge: Int? = nil
     /// Taken off the order at the desk (no ID shown): it holds no stock and costs nothing.
     public var removed: Bool = false
+    /// Its share of the order's coupon discount, captured at checkout for the whole quantity
+    /// (`order_lines.discount_amount`); 0 without a coupon.
+    public var discount: Int64 = 0
     public var lineTotal: Int64 { Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
 }
 
@@ -46,7 +49,12 @@ public struct Order: Sendable, Equatable {
     public var status: OrderStatus
     public var paymentMethod: PaymentMethod
     public var paymentStatus: PaymentStatus
+    /// What is charged: `subtotal` less `discount`.
     public var total: Money
+    /// What the order's coupon takes off now, in `total`'s currency (`orders.discount_amount`):
+    /// the lines' shares at checkout, less the part of each that went with units packed short or
+    /// removed (`order_line_amount`); 0 without a coupon.
+    public var discount: Int64 = 0
     public var createdAt: Date
     public var packagedAt: Date?
     public var deliveringAt: Date?
@@ -66,6 +74,9 @@ public struct Order: Sendable, Equatable {
     public var pickupSlot: PickupSlot? = nil
     /// The store's zone, for the slot's local times (nil when the store has no calendar now).
     public var pickupTimeZone: TimeZone? = nil
+
+    /// The price of what the order holds before its coupon: `total` plus `discount`.
+    public var subtotal: Money { Money(amount: total.amount &+ discount, currency: total.currency) }
 
     /// What is still to pay before hand-over: the total while unpaid, nothing once paid.
     public var amountDue: Money { Money(amount: paymentStatus.isSettled ? 0 : total.amount, currency: total.currency) }

@@ -17,6 +17,11 @@ extension OrderError: DatabaseErrorMapping {
                 error.placeOrderDetail.flatMap { try? JSONDecoder().decode(T.self, from: Data($0.utf8)) }
             }
             switch error.placeOrderRefusal {
+            case let code? where code.hasPrefix("coupon_"):
+                // `coupon_refusal`'s JSON: its code and whatever it adds (minimumSpend, shortfall, validFrom).
+                var said = details([String: JSONValue].self) ?? [:]
+                said["code"] = nil
+                self = .couponRefused(code: code, details: said)
             case "cart_empty": self = .cartEmpty
             case "total_too_large": self = .totalTooLarge
             case "product_discontinued":

@@ -56,6 +56,9 @@ struct OrderExpiry: Sendable {
     /// (or a person) got there first, or it is no longer expired (a re-issued receipt).
     func expire(_ candidate: Candidate, now: Date, logger: Logger) async throws -> Bool {
         try await database.transaction(logger: logger) { connection in
+            // The order's coupon row, then its stock rows: checkout's lock order (cart, coupon,
+            // stock), since the cancellation gives the redemption back.
+            try await OrderQueries.lockCoupon(of: candidate.id, on: connection, logger: logger)
             try await OrderQueries.lockStock(of: candidate.id, store: candidate.store, on: connection, logger: logger)
             guard let status = try await OrderExpiryQueries.claim(candidate, now: now, on: connection, logger: logger) else {
                 return false

@@ -13,6 +13,7 @@ enum OrderParts {
 
     private struct Line: Decodable {
         var productId: UUID, name: String, unitPrice: Int64, quantity: Int, picked: Int?, minimumAge: Int?, removed: Bool
+        var discount: Int64?
     }
     private struct Event: Decodable {
         var from: String?, to: String, actorId: UUID?, actorName: String?, reason: String?, at: Int64
@@ -25,7 +26,7 @@ enum OrderParts {
         try JSONDecoder().decode([Line].self, from: Data(json.utf8)).map {
             OrderLine(
                 productID: ProductID($0.productId), name: $0.name, unitPrice: $0.unitPrice, quantity: $0.quantity,
-                pickedQuantity: $0.picked, minimumAge: $0.minimumAge, removed: $0.removed)
+                pickedQuantity: $0.picked, minimumAge: $0.minimumAge, removed: $0.removed, discount: $0.discount ?? 0)
         }
     }
 

@@ -62,6 +62,7 @@ enum OrderQueries {
         order.lines = try OrderParts.lines(try column(25))
         order.history = try OrderParts.history(try column(26))
         order.idCheck = try OrderParts.idCheck(try column(27))
+        order.discount = try column(28, Int64?.self) ?? 0
         return order
     }
 
@@ -220,11 +221,52 @@ enum OrderQueries {
             WHERE l.order_id = \(order.rawValue) AND l.picked_short
               AND stock.store_id = \(store.rawValue) AND stock.product_id = l.product_id
             """, logger: logger)
+        try await recomputeTotal(of: order, packaged: true, onlyIfShort: true, on: connection, logger: logger)
+    }
+
+    /// The total becomes what the lines now hold (`held_quantity`), each after the part of its
+    /// coupon share that goes with those units (`order_line_amount`: never negative, never more
+    /// back than the line paid), and the discount the sum of those parts. Packing short
+    /// (`onlyIfShort`: only when a line was closed short) and removing restricted lines at the
+    /// desk both come through here. Call with the order's stock rows locked.
+    static func recomputeTotal(
+        of order: OrderID, packaged: Bool, onlyIfShort: Bool = false, on connection: PostgresConnection, logger: Logger
+    ) async throws {
         try await connection.run(
             """
-            UPDATE orders SET total_amount = (
-                SELECT coalesce(sum(l.unit_price * held_quantity(l, true)), 0) FROM order_lines l WHERE l.order_id = \(order.rawValue))
-            WHERE id = \(order.rawValue) AND EXISTS (SELECT 1 FROM order_lines WHERE order_id = \(order.rawValue) AND picked_short)
+            UPDATE orders SET (total_amount, discount_amount) = (
+                SELECT coalesce(sum(a.amount), 0), coalesce(sum(a.price - a.amount), 0)
+                FROM order_lines l
+                CROSS JOIN LATERAL (SELECT l.unit_price * held_quantity(l, \(packaged)) AS price,
+                                           order_line_amount(l, held_quantity(l, \(packaged))) AS amount) a
+                WHERE l.order_id = \(order.rawValue))
+            WHERE id = \(order.rawValue)
+              AND (NOT \(onlyIfShort) OR EXISTS (SELECT 1 FROM order_lines WHERE order_id = \(order.rawValue) AND picked_short))
+            """, logger: logger)
+    }
+
+    /// Locks the coupon row of the order's coupon, if it has one: before its stock rows, the
+    /// lock order of checkout (`place_order`: cart, coupon, stock), so a cancellation that gives
+    /// the redemption back never deadlocks with a checkout redeeming the same coupon.
+    static func lockCoupon(of order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(
+            """
+            SELECT 1 FROM coupons k WHERE k.id = (SELECT o.coupon_id FROM orders o WHERE o.id = \(order.rawValue)) FOR UPDATE
+            """, logger: logger)
+    }
+
+    /// A cancelled (or expired) order gives its coupon redemption back: the redemption is
+    /// released (which frees the customer's number of it) and the coupon's count goes down, in
+    /// one statement inside the cancellation's transaction. Call with the coupon row locked
+    /// (`lockCoupon`); an order without a coupon, or already released, changes nothing.
+    static func releaseRedemption(of order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(
+            """
+            WITH released AS (
+                UPDATE coupon_redemptions SET released_at = now()
+                WHERE order_id = \(order.rawValue) AND released_at IS NULL
+                RETURNING coupon_id)
+            UPDATE coupons SET redeemed = coupons.redeemed - 1 FROM released WHERE coupons.id = released.coupon_id
             """, logger: logger)
     }
 

@@ -57,6 +57,11 @@ struct OrderTransitions: Sendable {
         guard from.canTransition(to: to) else {
             throw OrderError.invalidTransition(from: from, to: to, allowed: from.manualTargets)
         }
+        if to == .cancelled {
+            // Its coupon's row before the stock rows, like checkout (cart, coupon, stock): the
+            // redemption is given back below.
+            try await OrderQueries.lockCoupon(of: id, on: connection, logger: logger)
+        }
         if to == .cancelled || to == .packaged {
             // Stock rows first, in product-id order, like checkout: no deadlocks.
             try await OrderQueries.lockStock(of: id, store: store, on: connection, logger: logger)
@@ -80,6 +85,9 @@ struct OrderTransitions: Sendable {
             // Its pickup slot's place goes back to the store (after the stock and the order row:
             // the lock order of `SlotBookingQueries`). Every cancellation comes through here.
             try await SlotBookingQueries.free(orderOf: id, on: connection, logger: logger)
+            // Its coupon redemption goes back: the coupon can be used again (by anyone, and by
+            // this customer as many times as before).
+            try await OrderQueries.releaseRedemption(of: id, on: connection, logger: logger)
         }
         if to == .packaged || to == .cancelled {
             try await OrderQueries.reconcileRefund(of: id, on: connection, logger: logger)

@@ -25,9 +25,11 @@ enum PaymentQueries {
         return try await payable(rows)
     }
 
+    /// The last column is what was ordered at checkout, after each line's coupon share
+    /// (`order_line_amount` of all it ordered): what the provider charged a prepaid order.
     private static let payableColumns = """
         o.store_id, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text,
-        (SELECT coalesce(sum(l.unit_price * l.quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id)
+        (SELECT coalesce(sum(order_line_amount(l, l.quantity)), 0)::int8 FROM order_lines l WHERE l.order_id = o.id)
         """
 
     private static func payable(_ rows: SQLRows) async throws -> PayableOrder? {

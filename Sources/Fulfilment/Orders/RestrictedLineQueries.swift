@@ -39,12 +39,7 @@ enum RestrictedLineQueries {
         var count = 0
         for try await _ in removed { count += 1 }
         guard count > 0 else { return false }
-        try await connection.run(
-            """
-            UPDATE orders SET total_amount = (
-                SELECT coalesce(sum(l.unit_price * held_quantity(l, \(packaged))), 0) FROM order_lines l WHERE l.order_id = \(id.rawValue))
-            WHERE id = \(id.rawValue)
-            """, logger: logger)
+        try await OrderQueries.recomputeTotal(of: id, packaged: packaged, on: connection, logger: logger)
         return true
     }
 }
