@@ -14,6 +14,8 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
     case invalidBarcode(String)
     case invalidField(String, String)
     case invalidCursor
+    /// A listing parameter (`sort=price`, `onSale`, `new`) that is per store, without `storeId`.
+    case storeRequired(String)
     case skuTaken
     case barcodeTaken
     /// `reserved` is nil when only the database's CHECK noticed.
@@ -51,6 +53,10 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
             APIError(
                 .unprocessableContent, "invalid_cursor", "The cursor is not one this listing gave out.",
                 details: ["field": "cursor"])
+        case .storeRequired(let field):
+            APIError(
+                .unprocessableContent, "store_required",
+                "Prices, sales and new arrivals are per store: '\(field)' needs storeId.", details: ["field": .string(field)])
         case .skuTaken:
             APIError(.conflict, "sku_taken", "Another product already has that SKU.", details: ["field": "sku"])
         case .barcodeTaken:

@@ -30,6 +30,44 @@ enum PageCursor {
         var id: UUID
     }
 
+    /// The product listing (`GET /v1/products`): the moment of its first page, what it lists
+    /// (its sort and a fingerprint of its filters), and the last row's sort key, of which only
+    /// the sort's own is set. Every page is read as of `a`, so changes between pages never make
+    /// a row show twice or never.
+    struct Listing: Codable, Equatable {
+        /// The sort's name (`ProductSort`).
+        var k: String
+        /// `ProductSearch.fingerprint` of the listing it was given out by.
+        var f: UInt64
+        /// The first page's moment, microseconds since 1970.
+        var a: Int64
+        /// relevance: the Float score's bit pattern (exact).
+        var s: UInt32?
+        /// name: lower(name).
+        var n: String?
+        /// price: the price at `a`, minor units.
+        var p: Int64?
+        /// newest: when it was added, microseconds since 1970.
+        var t: Int64?
+        var id: UUID
+
+        /// The cursor of `search`, or nil for its first page; `invalid_cursor` when the text is
+        /// not one this listing gave out (another sort, other filters, or its key missing).
+        static func decode(for search: ProductSearch) throws(CatalogueError) -> Listing? {
+            guard let cursor = try PageCursor.decode(search.cursor, as: Listing.self) else { return nil }
+            let hasKey =
+                switch ProductSort(rawValue: cursor.k) {
+                case .relevance: cursor.s != nil
+                case .name: true  // n left out of a long name's cursor: the row's id finds it
+                case .price: cursor.p != nil
+                case .newest: cursor.t != nil
+                case nil: false
+                }
+            guard cursor.k == search.sort.rawValue, cursor.f == search.fingerprint, hasKey else { throw .invalidCursor }
+            return cursor
+        }
+    }
+
     static func encode(_ value: some Encodable) -> String {
         let data = (try? JSONEncoder().encode(value)) ?? Data()
         return data.base64EncodedString()
