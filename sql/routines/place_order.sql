@@ -15,7 +15,9 @@
 --   {"productId"}, total_too_large, insufficient_stock {"lines": [...]}, slot_full, and the
 --   coupon's refusals under its lock (coupon_refusal: coupon_expired, coupon_not_yet_valid,
 --   coupon_not_applicable, coupon_exhausted, coupon_already_used, coupon_minimum_spend), their
---   JSON as DETAIL.
+--   JSON with the coupon's currency as DETAIL.
+-- SALES: price_changed {"lines": [{productId, shownPrice, price, currency}]}: a line's price is not the
+-- one the customer was last shown (cart_items.quoted_price, recorded by cart_view).
 -- The minimum ages it answers with are those at the order's store (minimum_age_at); the lines
 -- record their own (order_lines_minimum_age.trigger.sql).
 CREATE OR REPLACE FUNCTION place_order(
@@ -31,6 +33,7 @@ DECLARE
     v_discontinued uuid;
     v_shortages json;
     v_reserved integer;
+    v_price_changes json;
     v_coupon_id uuid;
     v_coupon coupons;
     v_amounts bigint[];
@@ -68,6 +71,21 @@ BEGIN
         RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'product_discontinued',
             DETAIL = json_build_object('productId', v_discontinued)::text;
     END IF;
+    -- SALES (issue 26): the price guarantee. Each line is charged the price the customer was last
+    -- shown (quoted_price: set by set_cart_line, refreshed by every cart read), or nothing is
+    -- ordered and price_changed names the lines whose price moved since (a sale started or ended,
+    -- the store's price changed); reading the cart then shows, and records, the new prices.
+    SELECT json_agg(json_build_object('productId', u.product_id, 'shownPrice', i.quoted_price, 'price', u.price,
+                                      'currency', p.currency) ORDER BY u.product_id)
+      INTO v_price_changes
+      FROM unnest(product_ids, unit_prices) AS u(product_id, price)
+      JOIN cart_items i ON i.customer_id = p_customer AND i.product_id = u.product_id
+      JOIN products p ON p.id = u.product_id
+     WHERE i.quoted_price IS DISTINCT FROM u.price;
+    IF v_price_changes IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'price_changed', DETAIL = v_price_changes::text;
+    END IF;
+    -- End of SALES' part.
     IF v_sum >= 9223372036854775807 THEN
         RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'total_too_large';
     END IF;
@@ -90,7 +108,8 @@ BEGIN
         v_refusal := coupon_refusal(v_coupon, p_customer, p_store, v_sum::bigint,
                                     coupon_eligible_amount(v_coupon, product_ids, v_amounts), now());
         IF v_refusal IS NOT NULL THEN
-            RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = v_refusal ->> 'code', DETAIL = v_refusal::text;
+            RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = v_refusal ->> 'code',
+                DETAIL = (v_refusal::jsonb || jsonb_build_object('currency', v_coupon.currency))::text;
         END IF;
         discounts := coupon_discounts(v_coupon, product_ids, v_amounts);
         SELECT coalesce(sum(d), 0) INTO discount FROM unnest(discounts) AS d;

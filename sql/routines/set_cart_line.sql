@@ -32,8 +32,10 @@ BEGIN
     END IF;
     INSERT INTO carts AS c (customer_id, store_id) VALUES (p_customer, v_store)
     ON CONFLICT (customer_id) DO UPDATE SET updated_at = now();
-    INSERT INTO cart_items AS i (customer_id, product_id, quantity) VALUES (p_customer, p_product, p_quantity)
-    ON CONFLICT (customer_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity;
+    -- The line's price as the answer shows it (SALES, issue 26: cart_view then records every line's).
+    INSERT INTO cart_items AS i (customer_id, product_id, quantity, quoted_price)
+    VALUES (p_customer, p_product, p_quantity, store_price(p_product, v_store))
+    ON CONFLICT (customer_id, product_id) DO UPDATE SET quantity = EXCLUDED.quantity, quoted_price = EXCLUDED.quoted_price;
     RETURN QUERY SELECT false, true;
 END
 $$;

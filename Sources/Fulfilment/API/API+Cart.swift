@@ -49,6 +49,7 @@ extension API {
                     unitPrice: .init(amount: line.unitPrice, currency: cart.currency),
                     lineTotal: .init(amount: line.lineTotal, currency: cart.currency),
                     available: line.available, enoughStock: line.available >= line.quantity, discontinued: line.discontinued,
+                    regularPrice: line.regularPrice.map { .init(amount: $0, currency: cart.currency) }, saleEndsAt: line.saleEndsAt,
                     discount: .init(amount: line.discount, currency: cart.currency))
             },
             subtotal: .init(amount: cart.subtotal, currency: cart.currency),

@@ -34,8 +34,8 @@ enum CouponError: Error, APIErrorConvertible, Equatable {
 
 /// Why a coupon cannot be used, as `coupon_refusal` (sql/routines) says it: PUT /v1/cart/coupon
 /// refuses with it, and a cart whose coupon no longer applies shows it as `coupon.problem`.
-struct CouponRefusal: Sendable, Equatable, Decodable {
-    var code: String
+public struct CouponRefusal: Sendable, Equatable, Decodable {
+    public var code: String
     var validFrom: String?
     var minimumSpend: Int64?
     var shortfall: Int64?

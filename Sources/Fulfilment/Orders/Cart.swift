@@ -15,6 +15,10 @@ public struct Cart: Sendable, Equatable {
         public var discontinued: Bool
         /// This line's share of the cart's coupon (0 without one, or when it cannot be used now).
         public var discount: Int64 = 0
+        /// The regular price at the cart's store while a sale sets `unitPrice` below it (issue 26).
+        public var regularPrice: Int64?
+        /// When that sale ends.
+        public var saleEndsAt: Date?
         public var lineTotal: Int64 { Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
     }
 

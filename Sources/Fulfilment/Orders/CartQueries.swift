@@ -9,8 +9,11 @@ enum CartQueries {
     static func cart(customer: UserID, on connection: some SQLRunner, logger: Logger) async throws -> Cart {
         // The cart's store, or else the store the customer chose for browsing; then one row per
         // line (or one row of NULL lines for an empty cart): `sql/routines/cart_view.sql`.
-        let rows = try await connection.run("SELECT v.* FROM cart_view(\(customer.rawValue)) v", logger: logger)
-        return try cart(viewRows: rows.collect().map { $0.makeRandomAccess() }, from: 0)
+        // With each line's regular price and sale end beside it (`Cart.showingSales`).
+        let rows = try await connection.run(
+            "SELECT v.*, \(unescaped: saleColumns) FROM cart_view(\(customer.rawValue)) v", logger: logger
+        ).collect().map { $0.makeRandomAccess() }
+        return try cart(viewRows: rows, from: 0).showingSales(rows)
     }
 
     /// Points the cart at `store` (creating the cart); its lines stay. An unknown store is
@@ -40,7 +43,7 @@ enum CartQueries {
         let rows = try await database.retryingConflicts(logger: logger) {
             try await database.client.run(
                 """
-                SELECT \(unescaped: Caller.columns), x.*
+                SELECT \(unescaped: Caller.columns), x.*, \(unescaped: saleColumns.replacingOccurrences(of: "v.", with: "x."))
                 FROM \(caller: caller) c
                 LEFT JOIN LATERAL set_cart_line_viewed(\(admittedUser: caller), \(product.rawValue), \(Int32(quantity))) x ON true
                 """, logger: logger)
@@ -52,7 +55,7 @@ enum CartQueries {
         guard let discontinued = try row[first].decode(Bool?.self) else { throw OrderError.productNotFound }
         guard !discontinued else { throw OrderError.productDiscontinued(product) }
         guard try row[first + 1].decode(Bool.self) else { throw OrderError.noStoreChosen }
-        return try cart(viewRows: rows, from: first + 2)
+        return try cart(viewRows: rows, from: first + 2).showingSales(rows)
     }
 
     /// Removes a line; false when there is no such product (a product not in the cart is not an error).

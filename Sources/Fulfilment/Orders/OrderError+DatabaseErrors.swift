@@ -18,12 +18,19 @@ extension OrderError: DatabaseErrorMapping {
             }
             switch error.placeOrderRefusal {
             case let code? where code.hasPrefix("coupon_"):
-                // `coupon_refusal`'s JSON: its code and whatever it adds (minimumSpend, shortfall, validFrom).
-                var said = details([String: JSONValue].self) ?? [:]
-                said["code"] = nil
-                self = .couponRefused(code: code, details: said)
+                // `coupon_refusal`'s JSON with the coupon's currency: as PUT /v1/cart/coupon refuses.
+                self = .couponRefused(details(CouponRefusal.self) ?? CouponRefusal(code: code))
             case "cart_empty": self = .cartEmpty
             case "total_too_large": self = .totalTooLarge
+            case "price_changed":
+                struct Changed: Decodable { var productId: UUID, shownPrice: Int64?, price: Int64, currency: String }
+                guard let lines = details([Changed].self) else { return nil }
+                self = .priceChanged(
+                    lines.map { line in
+                        PriceChange(
+                            productID: ProductID(line.productId), shown: line.shownPrice.map { Money(amount: $0, currency: line.currency) },
+                            price: Money(amount: line.price, currency: line.currency))
+                    })
             case "product_discontinued":
                 guard let line = details(Discontinued.self) else { return nil }
                 self = .productDiscontinued(ProductID(line.productId))

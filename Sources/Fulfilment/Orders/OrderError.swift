@@ -18,13 +18,16 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
     case noStoreChosen
     case cartEmpty
     case insufficientStock([Shortage])
+    /// Lines whose price is not the one the customer was last shown (a sale started or ended, the
+    /// store's price changed since they read the cart): nothing was ordered (`place_order`).
+    case priceChanged([PriceChange])
     case missingIdempotencyKey
     case totalTooLarge
     case idempotencyKeyReused
     /// The cart's coupon cannot be redeemed: checkout checks it again holding its row's lock
     /// (`coupon_refusal`), so a coupon used up since the cart showed it is refused here, never
-    /// silently dropped. `code` is the refusal's (`coupon_exhausted`...), `details` what else it says.
-    case couponRefused(code: String, details: [String: JSONValue])
+    /// silently dropped: the same code and details as PUT /v1/cart/coupon's (`CouponRefusal`).
+    case couponRefused(CouponRefusal)
     case invalidTransition(from: OrderStatus, to: OrderStatus, allowed: [OrderStatus])
     case completedOnlyByScan(from: OrderStatus, allowed: [OrderStatus])
     // Collections.
@@ -78,6 +81,11 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
                             ["productId": .string($0.productID.description), "requested": .int($0.requested), "available": .int($0.available)]
                         })
                 ])
+        case .priceChanged(let lines):
+            APIError(
+                .conflict, "price_changed",
+                "The price of \(lines.count) line(s) changed since you saw the cart; nothing was ordered. Read the cart to see the prices now.",
+                details: ["lines": .array(lines.map(\.json))])
         case .totalTooLarge:
             APIError(.unprocessableContent, "total_too_large", "The order's total is too large to take; split it into smaller orders.")
         case .missingIdempotencyKey:
@@ -88,8 +96,8 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
             APIError(
                 .unprocessableContent, "idempotency_key_reused",
                 "This Idempotency-Key was already used for a different checkout request.")
-        case .couponRefused(let code, let details):
-            APIError(.conflict, code, Self.couponMessage(code), details: details.isEmpty ? nil : details)
+        case .couponRefused(let refusal):
+            APIError(.conflict, refusal.code, refusal.message, details: refusal.details)
         case .invalidTransition(let from, let to, let allowed):
             APIError(
                 .conflict, "invalid_transition", "An order that is \(from.rawValue) cannot become \(to.rawValue).",
@@ -149,20 +157,6 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
             APIError(.contentTooLarge, "payload_too_large", "A webhook body is at most 64 KiB.")
         case .unexpectedlyMissing:
             .internal
-        }
-    }
-
-    /// What each coupon refusal says (the codes of `sql/routines/coupon_refusal.sql`).
-    static func couponMessage(_ code: String) -> String {
-        switch code {
-        case "coupon_unknown": "The cart's coupon no longer exists; remove it to check out."
-        case "coupon_expired": "The cart's coupon has expired; remove it to check out."
-        case "coupon_not_yet_valid": "The cart's coupon is not valid yet."
-        case "coupon_not_applicable": "The cart's coupon does not apply to anything in the cart."
-        case "coupon_exhausted": "The cart's coupon has been used up; remove it to check out. Nothing was ordered."
-        case "coupon_already_used": "You have already used this coupon as many times as it allows."
-        case "coupon_minimum_spend": "The cart does not reach the coupon's minimum spend."
-        default: "The cart's coupon cannot be used."
         }
     }
 }

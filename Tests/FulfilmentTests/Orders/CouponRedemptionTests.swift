@@ -79,6 +79,28 @@ struct CouponRedemptionTests {
         }
     }
 
+    @Test("checkout refuses a coupon the cart no longer meets as the cart does (Money in details), ordering nothing")
+    func refusedAtCheckout() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let product = try await app.addProduct(store: store, price: 2000, onHand: 10)
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store, [(product, 1)])
+            let demanding = try await app.addCoupon(store: store, percent: 1000, minimumSpend: 5000)
+            try await app.putCoupon(demanding, on: customer)
+            let short = try await app.checkout(customer)
+            #expect(short.status == .conflict)
+            #expect(short.errorCode == "coupon_minimum_spend")
+            #expect(short.json["error"]["details"]["shortfall"] == ["amount": 3000, "currency": "JMD"])
+            #expect(short.json["error"]["details"]["minimumSpend"] == ["amount": 5000, "currency": "JMD"])
+            _ = try await sql("UPDATE coupons SET ended_at = now() WHERE id = $1", [demanding], on: app.database)
+            #expect(try await app.checkout(customer).errorCode == "coupon_expired")
+            #expect(try await sql("SELECT count(*) FROM orders", on: app.database) == [["0"]])
+            #expect(try await app.stock(store: store, product: product) == (10, 0))
+            #expect(try await app.request(.get, "/v1/cart", token: customer.token).json["items"].array.count == 1)
+        }
+    }
+
     @Test("10 customers race for a coupon's last redemption: exactly one discounted order, 9 coupon_exhausted and no order")
     func lastRedemptionRace() async throws {
         try await withApp { app in
@@ -280,21 +302,23 @@ extension TestApp {
     /// A coupon straight in the database, at `store` (nil: chain-wide): `percent` basis points
     /// off, or `amountOff` minor units (JMD).
     func addCoupon(
-        store: String?, percent: Int? = nil, amountOff: Int? = nil, limit: Int? = nil, perCustomer: Int? = nil, redeemed: Int = 0
+        store: String?, percent: Int? = nil, amountOff: Int? = nil, limit: Int? = nil, perCustomer: Int? = nil, redeemed: Int = 0,
+        minimumSpend: Int? = nil
     ) async throws -> String {
         let code = "T\(UUID().uuidString.prefix(8))"
         return try await sql(
             """
             INSERT INTO coupons (store_id, code, kind, percent_basis_points, amount_off, currency, redemption_limit,
-                                 per_customer_limit, redeemed)
+                                 per_customer_limit, redeemed, minimum_spend)
             VALUES (nullif($1, '')::uuid, $2, CASE WHEN nullif($3, '') IS NULL THEN 'amount' ELSE 'percent' END,
-                    nullif($3, '')::int, nullif($4, '')::bigint, CASE WHEN nullif($4, '') IS NULL THEN NULL ELSE 'JMD' END,
-                    nullif($5, '')::int, nullif($6, '')::int, $7::int)
+                    nullif($3, '')::int, nullif($4, '')::bigint,
+                    CASE WHEN nullif($4, '') IS NULL AND nullif($8, '') IS NULL THEN NULL ELSE 'JMD' END,
+                    nullif($5, '')::int, nullif($6, '')::int, $7::int, nullif($8, '')::bigint)
             RETURNING id
             """,
             [
                 store ?? "", code, percent.map(String.init) ?? "", amountOff.map(String.init) ?? "", limit.map(String.init) ?? "",
-                perCustomer.map(String.init) ?? "", String(redeemed),
+                perCustomer.map(String.init) ?? "", String(redeemed), minimumSpend.map(String.init) ?? "",
             ], on: database)[0][0]!
     }
 
