@@ -61,6 +61,7 @@ func seedDemo(connection: ConnectionInfo, signer: PickupTokenSigner, logger: Log
         ] {
             announce("  \(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(account.password)")
         }
+        announce("Demo coupon: \(DemoCoupons.code) at the demo store, \(DemoCoupons.description) (PUT /v1/cart/coupon).")
     }
 }
 

@@ -38,7 +38,7 @@ struct StoreCommand: AsyncParsableCommand {
     }
 
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a store's code, name, address or location.")
+        static let configuration = CommandConfiguration(abstract: "Change a store's code, name, address, location or new-arrival window.")
 
         @Option(help: "The store: its code or id.")
         var store: String
@@ -52,13 +52,16 @@ struct StoreCommand: AsyncParsableCommand {
         var latitude: Double?
         @Option(help: "A new longitude in degrees (with --latitude); a negative one as --longitude=-76.8.")
         var longitude: Double?
+        @Option(help: "How many days, 1 to 365, a product counts as new after it joins the store's range (14 for a new store).")
+        var newArrivalDays: Int?
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             try await withStores(database) { stores, logger in
                 let id = try await storeID(store, stores, logger)
                 let updated = try await stores.update(
-                    id, code: code, name: name, address: address, location: try location(latitude, longitude), logger: logger)
+                    id, code: code, name: name, address: address, location: try location(latitude, longitude),
+                    newArrivalDays: newArrivalDays, logger: logger)
                 print("Updated store \(updated.code) \(updated.name).")
             }
         }

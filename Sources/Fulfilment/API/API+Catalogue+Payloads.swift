@@ -6,7 +6,7 @@ extension Components.Schemas.Store {
     init(_ store: StoreRecord) {
         self.init(
             id: store.id.description, code: store.code, name: store.name, address: store.address,
-            currency: store.currency, location: store.location.map(Components.Schemas.GeoPoint.init))
+            currency: store.currency, location: store.location.map(Components.Schemas.GeoPoint.init), newArrivalDays: store.newArrivalDays)
     }
 }
 
@@ -48,7 +48,9 @@ extension Components.Schemas.Product {
         self.init(
             id: id, sku: product.sku, barcode: product.barcode, name: product.name, brand: product.brand,
             description: product.description, category: product.category,
-            price: .init(amount: product.priceAmount, currency: product.currency), discontinued: product.discontinued,
+            price: .init(amount: product.priceAmount, currency: product.currency),
+            regularPrice: product.sale.map { .init(amount: $0.regularAmount, currency: product.currency) }, saleEndsAt: product.sale?.endsAt,
+            discontinued: product.discontinued,
             imageUrl: product.hasImage ? "/v1/products/\(id)/image" : nil,
             availability: product.stock.map(Components.Schemas.Availability.init))
     }

@@ -19,7 +19,8 @@ extension API {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         guard let id = StoreID(input.path.storeId) else { throw ChainError.storeNotFound }
         let store = try await stores.update(
-            id, code: body.code, name: body.name, address: body.address, location: body.location.map(GeoPoint.init), logger: logger)
+            id, code: body.code, name: body.name, address: body.address, location: body.location.map(GeoPoint.init),
+            newArrivalDays: body.newArrivalDays, logger: logger)
         return .ok(.init(body: .json(.init(store))))
     }
 

@@ -23,9 +23,12 @@ extension API {
 
 extension Components.Schemas.BestPrice {
     init(_ offer: BestPrice) {
+        let onSale = (offer.regularAmount ?? 0) > offer.priceAmount
         self.init(
             storeId: offer.storeID.description, storeCode: offer.storeCode, storeName: offer.storeName,
-            price: .init(amount: offer.priceAmount, currency: offer.currency), available: offer.available, inStock: offer.available > 0,
+            price: .init(amount: offer.priceAmount, currency: offer.currency),
+            regularPrice: onSale ? .init(amount: offer.regularAmount ?? 0, currency: offer.currency) : nil,
+            saleEndsAt: onSale ? offer.saleEndsAt : nil, available: offer.available, inStock: offer.available > 0,
             distanceMetres: offer.distanceMetres)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One store's offer of a product, as the best price by barcode lists it.
 struct BestPrice: Sendable, Equatable {
     var storeID: StoreID
@@ -6,6 +8,10 @@ struct BestPrice: Sendable, Equatable {
     /// The store's price (`store_price`), in the product's minor units.
     var priceAmount: Int64
     var currency: String
+    /// The store's regular price (`store_regular_price`): above `priceAmount` while a sale runs there.
+    var regularAmount: Int64?
+    /// When the sale that sets `priceAmount` ends (`store_sale_ends_at`); nil without one.
+    var saleEndsAt: Date?
     /// What a customer can still buy there: on hand less what open orders hold (`StockRecord.available`).
     var available: Int
     /// From where the customer asked, when they said and the store has a location.

@@ -113,13 +113,19 @@ enum ProductQueries {
                 ? "false"
                 : "EXISTS (SELECT 1 FROM product_search ps WHERE ps.product_id = p.id AND "
                     + positions.map { "ps.words && (SELECT words FROM w\($0))" }.joined(separator: " AND ") + ")"
+        // Sorting or filtering by price reads the store's whole range at the listing's moment in
+        // one set-based pass (`store_prices_at`), not two lookups a row.
+        let prices =
+            search.sort == .price || search.onSale
+            ? "LEFT JOIN store_prices_at((SELECT store FROM listing), (SELECT at FROM listing)) pa ON pa.product_id = p.id" : ""
+        let onSale = search.onSale ? "pa.price_amount < pa.regular_amount" : "true"
         // The sort key and the cursor's condition are fixed text chosen by the sort (never a
         // client's); the cursor's values are bound in `c`.
         let key: String
         let past: String
         switch search.sort {
         case .price:
-            key = "store_price_at(p.id, s.store_id, l.at)"
+            key = "pa.price_amount"
             past = "(\(key), p.id) > (c.p, c.id)"
         case .newest:
             key = storeFilter ? "s.added_at" : "p.created_at"
@@ -134,18 +140,21 @@ enum ProductQueries {
         let rows = try await client.run(
             """
             WITH query AS MATERIALIZED (SELECT \(words)::text[] AS words, \(search.text)::text AS text),
-            listing AS MATERIALIZED (SELECT coalesce(timestamptz 'epoch' + \(after?.a)::int8 * interval '1 microsecond', now()) AS at),
+            listing AS MATERIALIZED (
+                SELECT coalesce(timestamptz 'epoch' + \(after?.a)::int8 * interval '1 microsecond', now()) AS at,
+                       \(search.storeID?.rawValue)::uuid AS store),
             c AS MATERIALIZED (
                 SELECT \(after?.n)::text AS n, \(after?.p)::int8 AS p,
                        timestamptz 'epoch' + \(after?.t)::int8 * interval '1 microsecond' AS t, \(after?.id)::uuid AS id)\(unescaped: matches)
             SELECT \(unescaped: ProductQueries.columns), \(unescaped: keyOut) AS sort_key, \(unescaped: asOfMicrosSQL) AS as_of
             FROM listing l, c, products p
             LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(search.storeID?.rawValue)
+            \(unescaped: prices)
             \(unescaped: ProductQueries.extraJoins)
             WHERE NOT p.discontinued
               AND (\(search.category)::text IS NULL OR p.category = \(search.category))
               AND (CASE WHEN \(storeFilter) THEN s.added_at <= l.at ELSE p.created_at <= l.at END)
-              AND (NOT \(search.onSale) OR \(unescaped: onSaleSQL))
+              AND \(unescaped: onSale)
               AND (NOT \(search.newArrivals) OR \(unescaped: newArrivalSQL))
               AND \(unescaped: found)
               AND (c.id IS NULL OR \(unescaped: past))

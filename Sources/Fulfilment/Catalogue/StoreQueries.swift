@@ -4,7 +4,8 @@ import PostgresNIO
 
 /// The SQL of stores and their aisles.
 enum StoreQueries {
-    private static let storeColumns = "id, code, name, address, currency::text, latitude, longitude"
+    private static let storeColumns =
+        "id, code, name, address, currency::text, latitude, longitude, extract(day FROM new_arrival_window)::int8 AS new_arrival_days"
     private static let aisleColumns = "id, code, name, walk_order, zone"
 
     static func all(on client: PostgresClient, logger: Logger) async throws -> [StoreRecord] {
@@ -40,11 +41,14 @@ enum StoreQueries {
 
     private static func stores(_ rows: SQLRows) async throws -> [StoreRecord] {
         var stores: [StoreRecord] = []
-        for try await (id, code, name, address, currency, latitude, longitude) in rows.decode(
-            (UUID, String, String, String, String, Double?, Double?).self)
+        for try await (id, code, name, address, currency, latitude, longitude, newArrivalDays) in rows.decode(
+            (UUID, String, String, String, String, Double?, Double?, Int64).self)
         {
             let location = latitude.flatMap { latitude in longitude.map { GeoPoint(latitude: latitude, longitude: $0) } }
-            stores.append(StoreRecord(id: StoreID(id), code: code, name: name, address: address, currency: currency, location: location))
+            stores.append(
+                StoreRecord(
+                    id: StoreID(id), code: code, name: name, address: address, currency: currency, location: location,
+                    newArrivalDays: Int(newArrivalDays)))
         }
         return stores
     }
@@ -77,13 +81,14 @@ extension StoreQueries {
 
     /// Changes the fields given (nil leaves one as it is); nil when there is no such store.
     static func updateStore(
-        id: StoreID, code: String?, name: String?, address: String?, location: GeoPoint?, on connection: PostgresConnection,
-        logger: Logger
+        id: StoreID, code: String?, name: String?, address: String?, location: GeoPoint?, newArrivalDays: Int? = nil,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> StoreRecord? {
         let rows = try await connection.run(
             """
             UPDATE stores SET code = coalesce(\(code), code), name = coalesce(\(name), name), address = coalesce(\(address), address),
-                latitude = coalesce(\(location?.latitude)::float8, latitude), longitude = coalesce(\(location?.longitude)::float8, longitude)
+                latitude = coalesce(\(location?.latitude)::float8, latitude), longitude = coalesce(\(location?.longitude)::float8, longitude),
+                new_arrival_window = coalesce(make_interval(days => \(newArrivalDays)::int), new_arrival_window)
             WHERE id = \(id.rawValue)
             RETURNING \(unescaped: storeColumns)
             """, logger: logger)

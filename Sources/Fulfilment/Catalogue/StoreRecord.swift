@@ -7,4 +7,6 @@ public struct StoreRecord: Sendable, Equatable {
     public var currency: String
     /// Where it is, when the chain said (best price measures distances from it).
     public var location: GeoPoint?
+    /// How many days a product counts as new after it joins the store's range (`new=true`).
+    public var newArrivalDays: Int = 14
 }

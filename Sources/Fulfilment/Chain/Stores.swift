@@ -40,20 +40,23 @@ public struct Stores: Sendable {
         }
     }
 
-    /// Changes a store's code, name, address or location (nil: unchanged). Its currency stays:
-    /// its stock and orders are priced in it.
+    /// Changes a store's code, name, address, location or new-arrival window in days (nil:
+    /// unchanged). Its currency stays: its stock and orders are priced in it.
     public func update(
-        _ id: StoreID, code: String?, name: String?, address: String?, location: GeoPoint? = nil, logger: Logger
+        _ id: StoreID, code: String?, name: String?, address: String?, location: GeoPoint? = nil, newArrivalDays: Int? = nil,
+        logger: Logger
     ) async throws -> StoreRecord {
         let code = try code.map(StoreRules.code)
         let name = try name.map { try StoreRules.text($0, field: "name", limit: 200) }
         let address = try address.map(StoreRules.address)
         let location = try location.map(StoreRules.location)
+        let newArrivalDays = try newArrivalDays.map(StoreRules.newArrivalDays)
         return try await mappingDatabaseErrors(code: code) {
             try await database.transaction(logger: logger) { connection in
                 guard
                     let store = try await StoreQueries.updateStore(
-                        id: id, code: code, name: name, address: address, location: location, on: connection, logger: logger)
+                        id: id, code: code, name: name, address: address, location: location, newArrivalDays: newArrivalDays,
+                        on: connection, logger: logger)
                 else { throw ChainError.storeNotFound }
                 return store
             }
@@ -154,6 +157,14 @@ enum StoreRules {
             throw .invalidField("address", "The address is at most 500 characters.")
         }
         return trimmed
+    }
+
+    /// How long a product counts as new at the store (`GET /v1/products?new=true`): 1 to 365 days.
+    static func newArrivalDays(_ days: Int) throws(ChainError) -> Int {
+        guard (1...365).contains(days) else {
+            throw .invalidField("newArrivalDays", "The new-arrival window is 1 to 365 days.")
+        }
+        return days
     }
 
     static func currency(_ text: String) throws(ChainError) -> String {

@@ -72,11 +72,15 @@ struct CouponDraft: Sendable, Equatable {
         validFrom: Date?, validUntil: Date?, redemptionLimit: Int?, perCustomerLimit: Int?, productIDs: [String]?,
         categories: [String]?, storeCurrency: String?, now: Date = Date()
     ) throws(CouponError) -> CouponDraft {
-        guard code.range(of: "^[A-Za-z0-9_-]{3,32}$", options: .regularExpression) != nil else {
+        // By bytes, not a regular expression: `$` there also matches before a final newline.
+        let codeByte = { (byte: UInt8) in
+            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 95 || byte == 45
+        }
+        guard (3...32).contains(code.utf8.count), code.utf8.allSatisfy(codeByte) else {
             throw .invalidField("code", "The code is 3 to 32 letters, digits, _ or -.")
         }
         let description = description ?? ""
-        guard description.count <= 200, !description.unicodeScalars.contains(where: { $0.value == 0 }) else {
+        guard description.unicodeScalars.count <= 200, !description.unicodeScalars.contains(where: { $0.value == 0 }) else {
             throw .invalidField("description", "The description is at most 200 characters.")
         }
         let off: Coupon.Off
@@ -100,7 +104,8 @@ struct CouponDraft: Sendable, Equatable {
         var currency = storeCurrency
         for (field, money) in [("amountOff", amountOff), ("minimumSpend", minimumSpend)] {
             guard let money else { continue }
-            guard money.currency.range(of: "^[A-Z]{3}$", options: .regularExpression) != nil, currency == nil || currency == money.currency else {
+            let isCurrency = money.currency.utf8.count == 3 && money.currency.utf8.allSatisfy { (65...90).contains($0) }
+            guard isCurrency, currency == nil || currency == money.currency else {
                 throw .invalidField(field, "Money is in \(currency.map { "the store's currency, \($0)" } ?? "one currency").")
             }
             currency = money.currency
@@ -124,7 +129,7 @@ struct CouponDraft: Sendable, Equatable {
         }
         let names = (categories ?? []).map { $0.trimmingCharacters(in: .whitespaces) }
         guard names.count <= 100 else { throw .invalidField("categories", "At most 100 categories.") }
-        guard names.allSatisfy({ (1...100).contains($0.count) && !$0.unicodeScalars.contains { $0.value == 0 } }) else {
+        guard names.allSatisfy({ (1...100).contains($0.unicodeScalars.count) && !$0.unicodeScalars.contains { $0.value == 0 } }) else {
             throw .invalidField("categories", "Each category is 1 to 100 characters.")
         }
         return CouponDraft(

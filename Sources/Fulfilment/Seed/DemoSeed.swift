@@ -34,6 +34,8 @@ public enum DemoSeed {
                     on: connection, logger: logger)
             }
             try await loadSecondStore(products: productIDs, on: connection, logger: logger)
+            try await DemoSales.insert(store: store, products: productIDs, on: connection, logger: logger)
+            try await DemoCoupons.insert(store: store, on: connection, logger: logger)
             return Summary(storeID: store.rawValue, created: true, products: DemoCatalogue.products.count)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Fulfilment
@@ -179,6 +180,19 @@ struct ProductListingTests {
             #expect(names.count == 16)
             #expect(names.prefix(3).contains("P9"))
             #expect(fresh.json["items"].array.first { $0["name"].string == "P1" }?["price"]["amount"].int == 99000)
+            // The whole range's prices at a moment (store_prices_at, what the listing joins) agree
+            // with the one-product routines at every moment a price changed, and just before it.
+            let disagreeing = try await sql(
+                """
+                WITH changes AS (
+                    SELECT lower(valid) AS at FROM catalogue_price_history UNION SELECT lower(valid) FROM store_price_history
+                    UNION SELECT starts_at FROM store_sales UNION SELECT ends_at FROM store_sales UNION SELECT now())
+                SELECT count(*) FROM changes m, LATERAL (VALUES (m.at), (m.at - interval '1 microsecond')) t(at),
+                    LATERAL store_prices_at($1, t.at) x
+                WHERE (x.price_amount, x.regular_amount)
+                    IS DISTINCT FROM (store_price_at(x.product_id, $1, t.at), store_regular_price_at(x.product_id, $1, t.at))
+                """, [store.id], on: app.database)
+            #expect(disagreeing == [["0"]])
         }
     }
 
@@ -228,6 +242,46 @@ struct ProductListingTests {
                 try await app.addProduct("Milk made later \(seen.count)")
             } while cursor != nil && seen.count < 200
             #expect(seen == expected)
+        }
+    }
+
+    @Test("an admin sets a store's new-arrival window in days (1 to 365), and new=true follows it; a manager cannot")
+    func newArrivalWindow() async throws {
+        try await withApp { app in
+            let store = try await app.catalogueStore(code: "NEW-KGN")
+            let old = try await app.addProduct("Old bread", at: store)
+            try await app.addProduct("Fresh bread", at: store)
+            try await sql("UPDATE stock SET added_at = now() - interval '20 days' WHERE product_id = $1", [old], on: app.database)
+            let admin = try await app.signInAdmin()
+            #expect(try await app.request(.get, "/v1/stores/\(store.id)").json["newArrivalDays"].int == 14)
+            #expect(try await app.names("/v1/products?storeId=\(store.id)&new=true") == ["Fresh bread"])
+
+            let widened = try await app.request(.patch, "/v1/stores/\(store.id)", json: ["newArrivalDays": 30], token: admin.token)
+            #expect(widened.status == .ok, "\(widened.text)")
+            #expect(widened.json["newArrivalDays"].int == 30)
+            #expect(try await app.names("/v1/products?storeId=\(store.id)&new=true") == ["Fresh bread", "Old bread"])
+            for days in [0, 366, -1] {
+                let refused = try await app.request(.patch, "/v1/stores/\(store.id)", json: ["newArrivalDays": .int(days)], token: admin.token)
+                #expect(refused.status == .unprocessableContent, "\(days): \(refused.text)")
+            }
+            let manager = try await app.signIn(role: .manager, store: store.id)
+            #expect(try await app.request(.patch, "/v1/stores/\(store.id)", json: ["newArrivalDays": 2], token: manager.token).status == .forbidden)
+            #expect(try await app.request(.get, "/v1/stores/\(store.id)").json["newArrivalDays"].int == 30)
+        }
+    }
+
+    @Test("fulfilment store update --new-arrival-days sets the window; outside 1 to 365 is refused with exit 1")
+    func newArrivalWindowFromTheCommandLine() async throws {
+        try await withTestDatabase { database in
+            let url = ["--database-url", Backup.conninfo(database)]
+            let created = try await ServiceProcess.run(["store", "create", "--code", "NEW-1", "--name", "New", "--currency", "JMD"] + url)
+            #expect(created.status == 0, "\(created.output)")
+            let set = try await ServiceProcess.run(["store", "update", "--store", "NEW-1", "--new-arrival-days", "7"] + url)
+            #expect(set.status == 0, "\(set.output)")
+            #expect(try await sql("SELECT new_arrival_window::text FROM stores WHERE code = 'NEW-1'", on: database) == [["7 days"]])
+            let refused = try await ServiceProcess.run(["store", "update", "--store", "NEW-1", "--new-arrival-days", "400"] + url)
+            #expect(refused.status == 1)
+            #expect(refused.output.contains("1 to 365 days"), "\(refused.output)")
         }
     }
 }

@@ -78,6 +78,72 @@ struct SaleTests {
         }
     }
 
+    @Test("while a sale runs every listing shows the regular price and the sale's end beside the sale price; at other stores neither")
+    func listingsShowRegularPrice() async throws {
+        try await withApp { app in
+            let a = try await app.catalogueStore(code: "SA-G")
+            let b = try await app.catalogueStore(code: "SA-H")
+            let product = try await app.addProduct("Sorrel Drink", barcode: "4006381333931", price: 40_000, at: a)
+            _ = try await sql("INSERT INTO stock (store_id, product_id, on_hand) VALUES ($1, $2, 10)", [b.id, product], on: app.database)
+            let manager = try await app.signIn(role: .manager, store: a.id)
+            let made = try await app.createSale(manager, store: a.id, product: product, amount: 30_000, end: 3 * 86_400)
+            let endsAt = try #require(made.json["endsAt"].string)
+
+            func expectOnSale(_ json: JSONValue, _ what: String) {
+                #expect(json["price"]["amount"].int == 30_000, "\(what)")
+                #expect(json["regularPrice"]["amount"].int == 40_000, "\(what)")
+                #expect(json["regularPrice"]["currency"].string == "JMD", "\(what)")
+                #expect(json["saleEndsAt"].string == endsAt, "\(what)")
+            }
+            expectOnSale(try await app.request(.get, "/v1/products/\(product)?storeId=\(a.id)").json, "product")
+            expectOnSale(try await app.request(.get, "/v1/products/barcode/4006381333931?storeId=\(a.id)").json, "barcode")
+            expectOnSale(try await app.request(.get, "/v1/products?q=sorrel&storeId=\(a.id)").json["items"][0], "search")
+            expectOnSale(try await app.request(.get, "/v1/products?storeId=\(a.id)").json["items"][0], "list")
+            let offers = try await app.request(.get, "/v1/products/barcode/4006381333931/prices").json["items"].array
+            #expect(offers.map { $0["storeId"].string } == [a.id, b.id])
+            expectOnSale(offers[0], "best price at A")
+            #expect(!offers[1].has("regularPrice") && !offers[1].has("saleEndsAt"))
+            let atB = try await app.request(.get, "/v1/products/\(product)?storeId=\(b.id)").json
+            #expect(atB["price"]["amount"].int == 40_000)
+            #expect(!atB.has("regularPrice") && !atB.has("saleEndsAt"))
+            #expect(!(try await app.request(.get, "/v1/products/\(product)").json.has("regularPrice")))
+
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: a.id, [(product, 1)])
+            let line = try await app.request(.get, "/v1/cart", token: customer.token).json["items"][0]
+            #expect(line["unitPrice"]["amount"].int == 30_000)
+            #expect(line["regularPrice"]["amount"].int == 40_000)
+            #expect(line["saleEndsAt"].string == endsAt)
+            _ = try await app.request(.put, "/v1/favourites/\(product)", token: customer.token)
+            let favourite = try await app.request(.get, "/v1/favourites?storeId=\(a.id)", token: customer.token)
+            expectOnSale(favourite.json["items"][0]["product"], "favourites")
+        }
+    }
+
+    @Test("the demo store runs a week's sale on two lines: best price shows the sale with the regular price at Kingston, none at Montego Bay")
+    func demoSales() async throws {
+        try await withApp { app in
+            try await app.loadDemo()
+            let stores = try await app.request(.get, "/v1/stores").json["items"].array
+            let kingston = try #require(stores.first { $0["code"].string == DemoCatalogue.storeCode }?["id"].string)
+            let manager = try await app.signIn(role: .manager, store: kingston)
+            let running = try await app.request(.get, "/v1/stores/\(kingston)/sales?state=running", token: manager.token).json["items"].array
+            #expect(running.count == DemoSales.offers.count)
+            let ackee = try #require(DemoCatalogue.products.first { $0.sku == "QC-0029" })
+            let offers = try await app.request(.get, "/v1/products/barcode/\(try #require(ackee.barcode))/prices").json["items"].array
+            #expect(offers.map { $0["storeCode"].string } == [DemoCatalogue.storeCode, DemoCatalogue.secondStoreCode])
+            #expect(offers.first?["price"]["amount"].int == ackee.price - Int(Money.percentage(of: Int64(ackee.price), basisPoints: 2_000)))
+            #expect(offers.first?["regularPrice"]["amount"].int == ackee.price)
+            #expect(offers.last?["price"]["amount"].int == ackee.price)
+            #expect(offers.last?.has("regularPrice") == false)
+            let fractional = ISO8601DateFormatter()
+            fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let endsAt = try #require(running.first?["endsAt"].string)
+            let ends = try #require(fractional.date(from: endsAt) ?? ISO8601DateFormatter().date(from: endsAt))
+            #expect(abs(ends.timeIntervalSinceNow - DemoSales.length) < 600)
+        }
+    }
+
     @Test("an upcoming sale is listed as upcoming, is not yet the price, and ending it withdraws it")
     func upcomingSaleWithdrawn() async throws {
         try await withApp { app in

@@ -60,6 +60,7 @@ struct CouponTests {
             let bad: [(JSONValue, String)] = [
                 (["code": "ab", "percentOffBasisPoints": 10], "code"),
                 (["code": "has space", "percentOffBasisPoints": 10], "code"),
+                (["code": "newline\n", "percentOffBasisPoints": 10], "code"),
                 (["code": "ZERO", "percentOffBasisPoints": 0], "percentOffBasisPoints"),
                 (["code": "OVER", "percentOffBasisPoints": 10_001], "percentOffBasisPoints"),
                 (["code": "NONE"], "percentOffBasisPoints"),
@@ -313,6 +314,28 @@ struct CouponTests {
                 "UPDATE coupon_attempts SET window_start = now() - interval '16 minutes' WHERE customer_id = $1", [shop.customer.userID],
                 on: app.database)
             #expect(try await Self.apply(app, shop.customer, "RIGHT").status == .ok)
+        }
+    }
+
+    @Test("the demo store's WELCOME10 takes 10 % off a cart of JMD 2,000.00 or more, and says the shortfall below it")
+    func demoCoupon() async throws {
+        try await withApp { app in
+            let demo = try await app.loadDemo()
+            let store = demo.storeID.uuidString.lowercased()
+            let rows = try await sql(
+                "SELECT p.id, p.price_amount FROM products p JOIN stock s ON s.product_id = p.id AND s.store_id = $1 ORDER BY p.sku LIMIT 1",
+                [store], on: app.database)
+            let (product, price) = (rows[0][0]!, Int(rows[0][1]!)!)
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store, [(product, 1)])
+            let short = try await Self.apply(app, customer, "welcome10")
+            #expect(short.errorCode == "coupon_minimum_spend", "\(short.text)")
+            #expect(short.json["error"]["details"]["shortfall"]["amount"].int == Int(DemoCoupons.minimumSpend) - price)
+            let enough = (Int(DemoCoupons.minimumSpend) + price - 1) / price
+            _ = try await app.request(.put, "/v1/cart/items/\(product)", json: ["quantity": .int(enough)], token: customer.token)
+            let applied = try await Self.apply(app, customer, "WELCOME10")
+            #expect(applied.status == .ok, "\(applied.text)")
+            #expect(applied.json["discount"]["amount"].int == Int(Money.percentage(of: Int64(enough * price), basisPoints: 1_000)))
         }
     }
 }
