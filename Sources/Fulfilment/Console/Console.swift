@@ -31,6 +31,8 @@ struct Console: Sendable {
         registerPickLists(on: router)
         registerStock(on: router)
         registerStores(on: router)
+        registerSales(on: router)
+        registerCoupons(on: router)
         // Any other console address: a page saying so, not the API's JSON 404.
         router.get("/console/**") { request, context in
             let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger)

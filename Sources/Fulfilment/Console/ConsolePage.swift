@@ -72,6 +72,8 @@ struct ConsolePage: Sendable {
             links.append("<a href=\"/orders\">My orders</a>")
         }
         if role == .manager { links.append("<a href=\"/console/stock\">Stock</a>") }
+        if role == .manager { links.append("<a href=\"/console/sales\">Sales</a>") }
+        if role == .manager { links.append("<a href=\"/console/coupons\">Coupons</a>") }
         return """
             <header class="top">
             <span class="brand">Fulfilment</span>
