@@ -31,7 +31,7 @@ SELECT c.user_id, c.role, c.store_id, c.session_id, c.expired, x.*
 FROM session_caller(bench.session_hash(:c), 43200, 2592000, 60) c
 LEFT JOIN LATERAL checkout_context(c.user_id, 'pgbench-' || :k::text) x ON true;
 -- 2. every write, in one statement
-SELECT number, created_at, total, product_ids, names, unit_prices, quantities, minimum_ages
+SELECT number, created_at, total, product_ids, names, unit_prices, quantities, minimum_ages, discount, discounts
 FROM place_order(bench.customer(:c), bench.store(), gen_random_uuid(), 'pay_at_collection', 'pgbench-' || :k::text,
                  sha256(convert_to('checkout v1' || chr(10) || 'paymentMethod=pay_at_collection', 'UTF8')),
                  NULL, NULL, NULL, 1, 'FC1:' || left(upper(repeat(md5(:k::text), 5)), 137), now() + interval '7 days');
