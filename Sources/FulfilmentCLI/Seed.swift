@@ -54,6 +54,9 @@ func seedDemo(connection: ConnectionInfo, signer: PickupTokenSigner, logger: Log
         let orders = try await DemoOrders.place(
             into: database, signer: signer, customerEmail: DemoAccounts.customer.email, store: StoreID(summary.storeID),
             logger: logger)
+        try await DemoKerbside.prepare(
+            into: database, orders: orders, store: StoreID(summary.storeID), staffEmail: DemoAccounts.staff.email,
+            customerEmail: DemoAccounts.customer.email, logger: logger)
         announce(
             "Loaded the demo store (\(summary.products) products, pending orders \(orders.map { "#\($0)" }.joined(separator: ", "))). Demo accounts:")
         for (label, account) in [
@@ -61,6 +64,9 @@ func seedDemo(connection: ConnectionInfo, signer: PickupTokenSigner, logger: Log
         ] {
             announce("  \(label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(account.email)  password: \(account.password)")
         }
+        announce(
+            "Kerbside: order #\(orders.first ?? 0) waits for its customer's answer to a substitute (\(DemoKerbside.substitute.given) for "
+                + "\(DemoKerbside.substitute.original)); order #\(orders.last ?? 0)'s customer is at bay \(DemoKerbside.bay) (/console/orders).")
         announce("Demo coupon: \(DemoCoupons.code) at the demo store, \(DemoCoupons.description) (PUT /v1/cart/coupon).")
     }
 }

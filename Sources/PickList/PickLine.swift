@@ -16,6 +16,9 @@ public struct PickLine: Hashable, Sendable {
     public var barcode: String?
     /// Units to pick; must be at least 1 (the route rejects anything else).
     public var quantity: Int
+    /// What the customer accepts if the shelf is short, as the sheet prints it beside the order's
+    /// share ("no subs", "sub: any", "sub only: Ackee B"); nil prints nothing.
+    public var substitution: String?
 
     public init(
         orderID: OrderID,
@@ -24,7 +27,8 @@ public struct PickLine: Hashable, Sendable {
         productName: String,
         sku: String,
         barcode: String? = nil,
-        quantity: Int
+        quantity: Int,
+        substitution: String? = nil
     ) {
         self.orderID = orderID
         self.orderNumber = orderNumber
@@ -33,5 +37,6 @@ public struct PickLine: Hashable, Sendable {
         self.sku = sku
         self.barcode = barcode
         self.quantity = quantity
+        self.substitution = substitution
     }
 }

@@ -81,7 +81,7 @@ extension PickRoute {
         products.reserveCapacity(lines.count)
         for line in lines {
             let details = ProductDetails(name: line.productName, sku: line.sku, barcode: line.barcode)
-            let share = (tote: toteIndex[line.orderID]!, quantity: line.quantity)  // every order has a tote
+            let share = (tote: toteIndex[line.orderID]!, quantity: line.quantity, substitution: line.substitution)  // every order has a tote
             if let index = products.index(forKey: line.productID) {
                 if details.precedes(products.values[index].details) { products.values[index].details = details }
                 products.values[index].shares.append(share)
@@ -140,8 +140,8 @@ private struct ProductDetails {
 private struct ProductDraft {
     let productID: ProductID
     var details: ProductDetails
-    /// (tote index, quantity) per line, unsorted and possibly repeating an order.
-    var shares: [(tote: Int, quantity: Int)]
+    /// (tote index, quantity, substitution note) per line, unsorted and possibly repeating an order.
+    var shares: [(tote: Int, quantity: Int, substitution: String?)]
 
     static func byName(_ a: Self, _ b: Self) -> Bool {
         a.details.name != b.details.name ? a.details.name < b.details.name : a.productID < b.productID
@@ -150,18 +150,20 @@ private struct ProductDraft {
     func stop(sequence: Int, location: ShelfLocation?, totes: [Tote]) -> PickStop {
         var allocations: [ToteAllocation] = []
         allocations.reserveCapacity(shares.count)
-        var pending: (tote: Int, quantity: Int)?
+        var pending: (tote: Int, quantity: Int, substitution: String?)?
         for share in shares.sorted(by: { $0.tote < $1.tote }) {
             if let open = pending, open.tote == share.tote {
-                pending = (open.tote, open.quantity + share.quantity)
+                pending = (open.tote, open.quantity + share.quantity, open.substitution ?? share.substitution)
                 continue
             }
             if let open = pending {
-                allocations.append(ToteAllocation(tote: totes[open.tote], quantity: open.quantity))
+                allocations.append(ToteAllocation(tote: totes[open.tote], quantity: open.quantity, substitution: open.substitution))
             }
             pending = share
         }
-        if let open = pending { allocations.append(ToteAllocation(tote: totes[open.tote], quantity: open.quantity)) }
+        if let open = pending {
+            allocations.append(ToteAllocation(tote: totes[open.tote], quantity: open.quantity, substitution: open.substitution))
+        }
         return PickStop(
             sequence: sequence, productID: productID, productName: details.name, sku: details.sku,
             barcode: details.barcode, location: location, allocations: allocations)

@@ -83,7 +83,8 @@ extension PickRoute {
             if index > 0 { html += ", " }
             html += """
                 <span class="alloc">#\(e(allocation.tote.orderNumber)) ×\(allocation.quantity) \
-                (tote <span class="tote">\(e(allocation.tote.label))</span>)</span>
+                (tote <span class="tote">\(e(allocation.tote.label))</span>)\
+                \(allocation.substitution.map { " <span class=\"sub\">\(e($0))</span>" } ?? "")</span>
                 """
         }
         html += "</div><div class=\"where\">"

@@ -77,8 +77,9 @@ private struct TextSheet {
         for (index, allocation) in stop.allocations.enumerated() {
             let separator = index < stop.allocations.count - 1 ? "," : ""
             // Kept as one word so a split never separates an order from its tote.
+            let substitution = allocation.substitution.map { " [\($0)]" } ?? ""
             words.append(
-                "#\(allocation.tote.orderNumber) ×\(allocation.quantity) (tote \(allocation.tote.label))\(separator)")
+                "#\(allocation.tote.orderNumber) ×\(allocation.quantity) (tote \(allocation.tote.label))\(substitution)\(separator)")
         }
         lines += TextWrapping.wrap(
             words, width: width, firstPrefix: "[ ] \(stop.sequence). ", continuationPrefix: "    ")

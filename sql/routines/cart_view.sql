@@ -12,7 +12,9 @@ RETURNS TABLE (store_id uuid, currency text, product_id uuid, name text, price_a
                available integer, discontinued boolean,
                -- The cart's coupon (issue 26, COUPONS): this line's share of its discount, and the
                -- coupon as JSON text on every row (NULL without one): sql/routines/cart_coupon.sql.
-               line_discount bigint, coupon_json text)
+               line_discount bigint, coupon_json text,
+               -- The line's substitution preference (issue 27): its own, else the store's default.
+               substitution text, substitute_ids uuid[])
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
     v_store uuid := cart_store(p_customer);
@@ -31,16 +33,17 @@ BEGIN
     -- End of SALES' part.
     RETURN QUERY
     WITH store AS (
-        SELECT s.id, s.currency::text AS currency FROM stores s WHERE s.id = cart_store(p_customer)
+        SELECT s.id, s.currency::text AS currency, s.substitution_default FROM stores s WHERE s.id = cart_store(p_customer)
     )
     SELECT store.id, store.currency, l.product_id, l.name, l.price_amount, l.quantity, l.available, l.discontinued,
            -- The cart's coupon (COUPONS): the line's share, the coupon.
-           coalesce(cc.discounts[array_position(cc.product_ids, l.product_id)], 0)::bigint, cc.coupon
+           coalesce(cc.discounts[array_position(cc.product_ids, l.product_id)], 0)::bigint, cc.coupon,
+           CASE WHEN l.product_id IS NOT NULL THEN coalesce(l.substitution, store.substitution_default, 'none') END, l.substitute_ids
     FROM (SELECT 1) AS one
     LEFT JOIN store ON true
     LEFT JOIN LATERAL (
         SELECT i.product_id, p.name, coalesce(i.quoted_price, store_price(i.product_id, store.id)) AS price_amount, i.quantity, coalesce(st.on_hand - st.reserved, 0) AS available,
-               p.discontinued, i.added_at
+               p.discontinued, i.added_at, i.substitution, i.substitute_ids
         FROM cart_items i
         JOIN products p ON p.id = i.product_id
         LEFT JOIN stock st ON st.store_id = store.id AND st.product_id = i.product_id

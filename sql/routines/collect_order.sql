@@ -39,6 +39,10 @@ BEGIN
         VALUES (p_order, p_store, v_required, p_id_method, p_staff);
     END IF;
 
+    -- A substitution still undecided at the hand-over is taken as it is bagged (issue 27): the
+    -- customer agreed to substitutes beforehand, and a rejected one left the bag at the desk.
+    UPDATE order_lines SET substitution_status = 'accepted', substitution_decided_at = now(), substitution_decided_by = p_staff
+     WHERE order_id = p_order AND substitution_status = 'proposed';
     UPDATE orders SET status = 'completed', completed_at = now(), collected_at = now(), collected_by = p_staff
      WHERE id = p_order;
     UPDATE pickup_tokens SET used_at = now(), used_by = p_staff WHERE order_id = p_order AND used_at IS NULL;

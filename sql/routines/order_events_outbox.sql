@@ -1,11 +1,17 @@
 -- An order's history entry is its event (order_events_outbox.trigger.sql, at commit). A row whose
--- `from_status` equals its `to_status` is the ready message sent again by staff.
+-- `from_status` equals its `to_status` is the ready message sent again by staff; one of another
+-- `kind` (issue 27) is `order.<kind>`.
 CREATE OR REPLACE FUNCTION order_events_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     event_type text;
     payload jsonb := jsonb_build_object('order', order_summary_json(NEW.order_id));
 BEGIN
-    IF NEW.from_status IS NOT DISTINCT FROM NEW.to_status THEN
+    IF NEW.kind <> 'status' THEN
+        -- A substitution proposed or decided, the customer's arrival (issue 27): `order.` and
+        -- the kind, with what the entry adds (the substitution, the bay).
+        event_type := 'order.' || NEW.kind;
+        payload := payload || coalesce(NEW.detail, '{}'::jsonb);
+    ELSIF NEW.from_status IS NOT DISTINCT FROM NEW.to_status THEN
         event_type := 'order.ready_for_pickup';
         payload := payload || jsonb_build_object('repeated', true);
     ELSE

@@ -20,7 +20,10 @@ BEGIN
             'itemCount', (SELECT coalesce(sum(l.quantity), 0) FROM order_lines l WHERE l.order_id = o.id),
             'placedAt', api_time(o.created_at),
             'pickupSlot', CASE WHEN o.pickup_slot_start IS NOT NULL THEN
-                jsonb_build_object('start', api_time(o.pickup_slot_start), 'end', api_time(o.pickup_slot_end)) END))
+                jsonb_build_object('start', api_time(o.pickup_slot_start), 'end', api_time(o.pickup_slot_end)) END,
+            -- "I'm here" (issue 27): when, and where, once the customer has said so.
+            'arrival', CASE WHEN o.arrived_at IS NOT NULL THEN jsonb_build_object(
+                'at', api_time(o.arrived_at), 'bay', o.arrival_bay, 'vehicle', o.arrival_vehicle, 'note', o.arrival_note) END))
         FROM orders o JOIN users u ON u.id = o.customer_id
         WHERE o.id = p_order);
 END

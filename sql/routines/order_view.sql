@@ -1,7 +1,10 @@
 -- One order as the service shows it (its row type, the composite type order_view, is made by
 -- migration 017): lines, history and age check as JSON text, so the whole order is one row.
 -- Timestamps inside the JSON are PostgreSQL's microseconds since 2000 (see OrderParts).
--- The coupon's discount (migration 035) comes last, and each line's share in its JSON.
+-- The coupon's discount (migration 035) comes next, and each line's share in its JSON; then the
+-- customer's arrival (migration 036) as JSON text. Each line says its substitution preference,
+-- how much of it was substituted, and a substitute line its substitution (issue 27); each
+-- history entry its kind and detail.
 -- `OrderQueries.order` reads this; `collect_order_viewed` returns it after the scan.
 CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LANGUAGE sql STABLE ROWS 1 AS $$
     SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
@@ -11,19 +14,26 @@ CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LAN
            (SELECT coalesce(json_agg(json_build_object(
                        'productId', l.product_id, 'name', l.name, 'unitPrice', l.unit_price, 'quantity', l.quantity,
                        'picked', l.picked_quantity, 'minimumAge', l.minimum_age, 'removed', l.removed_at IS NOT NULL,
-                       'discount', l.discount_amount)
+                       'discount', l.discount_amount, 'substitution', l.substitution, 'substituteIds', l.substitute_ids,
+                       'substitutedQuantity', l.substituted_quantity, 'substitutionId', l.substitution_id,
+                       'substituteFor', l.substitute_for, 'substitutionStatus', l.substitution_status,
+                       'decidedAt', ((extract(epoch FROM l.substitution_decided_at) - 946684800) * 1000000)::int8)
                    ORDER BY l.name, l.product_id), '[]')
             FROM order_lines l WHERE l.order_id = o.id)::text,
            (SELECT coalesce(json_agg(json_build_object(
                        'from', e.from_status, 'to', e.to_status, 'actorId', e.actor_id, 'actorName', a.name,
-                       'reason', e.reason, 'at', ((extract(epoch FROM e.at) - 946684800) * 1000000)::int8)
+                       'reason', e.reason, 'at', ((extract(epoch FROM e.at) - 946684800) * 1000000)::int8,
+                       'kind', e.kind)
                    ORDER BY e.id), '[]')
             FROM order_events e LEFT JOIN users a ON a.id = e.actor_id WHERE e.order_id = o.id)::text,
            json_build_object(
                'required', (SELECT max(l.minimum_age) FROM order_lines l WHERE l.order_id = o.id AND l.removed_at IS NULL),
                'minimumAge', k.minimum_age, 'method', k.method, 'by', k.confirmed_by, 'byName', ku.name,
                'at', ((extract(epoch FROM k.confirmed_at) - 946684800) * 1000000)::int8)::text,
-           o.discount_amount
+           o.discount_amount,
+           CASE WHEN o.arrived_at IS NOT NULL THEN json_build_object(
+               'at', ((extract(epoch FROM o.arrived_at) - 946684800) * 1000000)::int8, 'bay', o.arrival_bay,
+               'vehicle', o.arrival_vehicle, 'note', o.arrival_note)::text END
     FROM orders o
     JOIN users u ON u.id = o.customer_id
     LEFT JOIN pickup_tokens t ON t.order_id = o.id

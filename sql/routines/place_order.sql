@@ -25,7 +25,9 @@ CREATE OR REPLACE FUNCTION place_order(
     p_slot_start timestamptz, p_slot_end timestamptz, p_slot_capacity integer,
     p_token_key integer, p_token_text text, p_token_expires timestamptz,
     OUT number bigint, OUT created_at timestamptz, OUT total bigint, OUT discount bigint, OUT discounts bigint[],
-    OUT product_ids uuid[], OUT names text[], OUT unit_prices bigint[], OUT quantities integer[], OUT minimum_ages integer[]
+    OUT product_ids uuid[], OUT names text[], OUT unit_prices bigint[], OUT quantities integer[], OUT minimum_ages integer[],
+    -- Each line's substitution preference as the order keeps it (issue 27), JSON [{preference, productIds}] in product order.
+    OUT substitutions text
 ) LANGUAGE plpgsql AS $$
 DECLARE
     v_store uuid;
@@ -147,9 +149,16 @@ BEGIN
            v_coupon.id, discount
       FROM stores s WHERE s.id = p_store
     RETURNING orders.number, orders.created_at INTO number, created_at;
-    INSERT INTO order_lines (store_id, order_id, product_id, name, unit_price, quantity, discount_amount)
-    SELECT p_store, p_order, u.product_id, u.name, u.price, u.quantity, u.discount
-      FROM unnest(product_ids, names, unit_prices, quantities, discounts) AS u(product_id, name, price, quantity, discount);
+    -- Each line keeps its substitution preference, the store's default where it said none (issue 27).
+    INSERT INTO order_lines (store_id, order_id, product_id, name, unit_price, quantity, discount_amount, substitution, substitute_ids)
+    SELECT p_store, p_order, u.product_id, u.name, u.price, u.quantity, u.discount,
+           coalesce(i.substitution, s.substitution_default), i.substitute_ids
+      FROM unnest(product_ids, names, unit_prices, quantities, discounts) AS u(product_id, name, price, quantity, discount)
+      JOIN cart_items i ON i.customer_id = p_customer AND i.product_id = u.product_id
+      JOIN stores s ON s.id = p_store;
+    SELECT json_agg(json_build_object('preference', l.substitution, 'productIds', l.substitute_ids) ORDER BY l.product_id)::text
+      INTO substitutions
+      FROM order_lines l WHERE l.order_id = p_order;
     -- COUPONS-REDEEM (issue 26): the redemption, this customer's lowest free number among their
     -- live ones (1...per_customer_limit: the refusal above saw fewer than the limit), and the count.
     IF v_coupon.id IS NOT NULL THEN

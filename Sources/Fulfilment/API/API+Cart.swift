@@ -29,7 +29,13 @@ extension API {
         guard body.quantity.rounded() == body.quantity, (0...Double(Cart.maximumQuantity)).contains(body.quantity) else {
             throw OrderError.invalidQuantity
         }
-        let cart = try await carts.setQuantity(Int(body.quantity), of: product, caller: caller, logger: logger)
+        // The line's substitution preference (issue 27), checked before the one statement that writes.
+        var substitution: SubstitutionPreference?
+        if let sent = body.substitution {
+            substitution = try await substitutions.preference(
+                kind: sent.preference.rawValue, productIDs: sent.productIds, for: product, logger: logger)
+        }
+        let cart = try await carts.setQuantity(Int(body.quantity), of: product, substitution: substitution, caller: caller, logger: logger)
         return .ok(.init(body: .json(Self.cartPayload(cart))))
     }
 
@@ -50,7 +56,7 @@ extension API {
                     lineTotal: .init(amount: line.lineTotal, currency: cart.currency),
                     available: line.available, enoughStock: line.available >= line.quantity, discontinued: line.discontinued,
                     regularPrice: line.regularPrice.map { .init(amount: $0, currency: cart.currency) }, saleEndsAt: line.saleEndsAt,
-                    discount: .init(amount: line.discount, currency: cart.currency))
+                    discount: .init(amount: line.discount, currency: cart.currency), substitution: .init(line.substitution))
             },
             subtotal: .init(amount: cart.subtotal, currency: cart.currency),
             discount: .init(amount: cart.discount, currency: cart.currency),

@@ -149,12 +149,18 @@ extension Components.Schemas.Order {
                     unitPrice: .init(amount: line.unitPrice, currency: currency),
                     lineTotal: .init(amount: line.removed ? 0 : line.lineTotal, currency: currency), pickedQuantity: line.pickedQuantity,
                     minimumAge: line.minimumAge, removed: line.removed ? true : nil,
-                    discount: .init(amount: line.discount, currency: currency))
+                    discount: .init(amount: line.discount, currency: currency), substitution: .init(line.substitution),
+                    substitutedQuantity: line.substitutedQuantity,
+                    substitute: line.substitute.map {
+                        .init(
+                            id: $0.id.description, replacesProductId: $0.replaces.description,
+                            status: .init(rawValue: $0.status.rawValue) ?? .proposed, decidedAt: $0.decidedAt)
+                    })
             },
             history: order.history.map { event in
                 .init(
                     from: event.from?.rawValue, to: .init(rawValue: event.to.rawValue)!, by: event.actorID?.description,
-                    byName: event.actorName, at: event.at, reason: event.reason)
+                    byName: event.actorName, at: event.at, reason: event.reason, kind: .init(rawValue: event.kind.rawValue))
             },
             placedAt: order.createdAt, packagedAt: order.packagedAt, deliveringAt: order.deliveringAt,
             completedAt: order.completedAt, cancelledAt: order.cancelledAt, paidAt: order.paidAt,
@@ -164,6 +170,7 @@ extension Components.Schemas.Order {
             receiptSvgUrl: isCustomer && order.pickup != nil ? receipt + ".svg" : nil)
         self.idCheck = order.idCheck.map(Components.Schemas.IDCheck.init)
         self.pickupSlot = order.pickupSlot.map { .init($0, zone: order.pickupTimeZone) }
+        self.arrival = order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) }
     }
 }
 
@@ -176,6 +183,7 @@ extension Components.Schemas.OrderSummary {
             paymentMethod: .init(rawValue: order.paymentMethod.rawValue)!,
             paymentStatus: .init(rawValue: order.paymentStatus.rawValue)!, total: .init(order.total),
             itemCount: order.itemCount, placedAt: order.createdAt, receiptUrl: ownList ? "/v1/orders/\(order.id)/receipt.png" : nil,
-            pickupSlot: order.pickupSlot.map { .init($0, zone: nil) })
+            pickupSlot: order.pickupSlot.map { .init($0, zone: nil) },
+            arrival: order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) })
     }
 }

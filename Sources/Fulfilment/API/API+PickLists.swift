@@ -111,7 +111,8 @@ extension Components.Schemas.PickListDetail {
                         return .init(
                             tote: allocation.tote.label, orderId: allocation.tote.orderID.rawValue,
                             orderNumber: allocation.tote.orderNumber, quantity: allocation.quantity,
-                            picked: line?.picked ?? 0, short: line?.short ?? false)
+                            picked: line?.picked ?? 0, short: line?.short ?? false,
+                            substitution: line.map { .init($0.substitution) }, substituted: line?.substituted ?? 0)
                     })
             })
     }

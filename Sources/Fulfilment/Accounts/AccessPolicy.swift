@@ -156,6 +156,15 @@ enum AccessPolicy {
         "listSales": .staff,
         "createSale": .manager,
         "endSale": .manager,
+        // Substitutions and arrival (issue 27): staff give a substitute from their store's pick
+        // list; the order's customer, or staff of its store at the desk, decide on it (checked in
+        // `decide_substitution`: another's order is 404); the customer says "I'm here"; a
+        // store's manager sets its policy and its staff read it.
+        "createSubstitution": .staff,
+        "decideSubstitution": .signedIn,
+        "recordArrival": .customer,
+        "getSubstitutionPolicy": .staff,
+        "setSubstitutionPolicy": .manager,
         "receivePaymentWebhook": .anyone,
         // Pickup slots (issue 13): the calendar is the store's managers' to set, its staff read
         // it; anyone may see the bookable slots; a customer moves only their own order (checked

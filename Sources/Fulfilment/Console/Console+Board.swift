@@ -77,6 +77,7 @@ extension Console {
                 <p class="hint">Earliest pickup slot first; late orders are flagged. This page updates itself as orders change.</p>
                 \(noticeHTML)
                 <div id="board-live">
+                \(Self.arrivalsSection(page.items, now: now, csrf: csrf))
                 \(sections)
                 </div>
                 """,

@@ -10,12 +10,12 @@ extension Console {
     func registerDesk(on router: Router<AppRequestContext>) {
         router.get("/console/desk") { request, context in
             try await page(request, context, operation: "previewCollection") { visit in
-                deskPage(visit, verdict: nil, note: nil)
+                try await deskPage(visit, verdict: nil, note: nil)
             }
         }
         router.post("/console/desk/scan") { request, context in
             try await page(request, context, operation: "previewCollection") { visit in
-                guard let token = visit.form.text("token") else { return deskPage(visit, verdict: nil, note: nil) }
+                guard let token = visit.form.text("token") else { return try await deskPage(visit, verdict: nil, note: nil) }
                 return try await deskPage(visit, verdict: verdict(token: token, visit), note: nil)
             }
         }
@@ -24,7 +24,7 @@ extension Console {
                 let form = visit.form
                 guard let token = form.text("token"), let order = form.text("orderId").flatMap(OrderID.init),
                     let amount = form.text("amount").flatMap(Int64.init), let currency = form.text("currency")
-                else { return deskPage(visit, verdict: nil, note: nil) }
+                else { return try await deskPage(visit, verdict: nil, note: nil) }
                 let method: Payments.DeskMethod = form.text("method") == "card" ? .card : .cash
                 var note: Notice
                 do {
@@ -40,14 +40,14 @@ extension Console {
         }
         router.post("/console/desk/collections") { request, context in
             try await page(request, context, operation: "collectOrder") { visit in
-                guard let token = visit.form.text("token") else { return deskPage(visit, verdict: nil, note: nil) }
+                guard let token = visit.form.text("token") else { return try await deskPage(visit, verdict: nil, note: nil) }
                 let idChecked =
                     visit.form.text("idChecked") == "true"
                     ? IDConfirmation.Method(rawValue: visit.form.text("idCheckMethod") ?? "seen") ?? .seen : nil
                 do {
                     let (_, order) = try await api.collections.collect(
                         token: token, by: .resolved(visit.identity), idChecked: idChecked, logger: visit.logger)
-                    return deskPage(visit, verdict: .handedOver(order), note: nil)
+                    return try await deskPage(visit, verdict: .handedOver(order), note: nil)
                 } catch let refused as any APIErrorConvertible where refused is OrderError || refused is IDCheckError {
                     return try await deskPage(
                         visit, verdict: verdict(token: token, visit), note: Notice(ok: false, text: refused.apiError.message),
@@ -57,11 +57,38 @@ extension Console {
         }
     }
 
+    /// The customer's answer to a substitution, given at the desk (issue 27): the same
+    /// `decideSubstitution` as the API, recorded by the staff member; then the verdict again.
+    func registerDeskSubstitutions(on router: Router<AppRequestContext>) {
+        router.post("/console/desk/substitutions") { request, context in
+            try await page(request, context, operation: "decideSubstitution") { visit in
+                let form = visit.form
+                guard let token = form.text("token"), let order = form.text("orderId").flatMap(OrderID.init),
+                    let substitution = form.text("substitutionId").flatMap(SubstitutionID.init)
+                else { return try await deskPage(visit, verdict: nil, note: nil) }
+                var note: Notice
+                do {
+                    let decided = try await api.substitutions.decide(
+                        substitution, of: order, accept: form.text("decision") == "accept", by: visit.identity, logger: visit.logger)
+                    let line = decided.lines.first { $0.substitute?.id == substitution }
+                    note = Notice(
+                        ok: true,
+                        text: line?.isRejected == true
+                            ? "Rejected: take \(line?.name ?? "it") out of the bag. New total \(MoneyText.format(decided.total))."
+                            : "Kept: \(line?.name ?? "the substitute").")
+                } catch let refused as SubstitutionError {
+                    note = Notice(ok: false, text: refused.apiError.message)
+                }
+                return try await deskPage(visit, verdict: verdict(token: token, visit), note: note)
+            }
+        }
+    }
+
     func registerRestrictedLines(on router: Router<AppRequestContext>) {
         router.post("/console/desk/restricted-lines") { request, context in
             try await page(request, context, operation: "removeRestrictedLines") { visit in
                 guard let token = visit.form.text("token"), let order = visit.form.text("orderId").flatMap(OrderID.init) else {
-                    return deskPage(visit, verdict: nil, note: nil)
+                    return try await deskPage(visit, verdict: nil, note: nil)
                 }
                 var note: Notice
                 do {
@@ -80,8 +107,11 @@ extension Console {
         DeskVerdict(scan: try await api.collections.inspect(token: token, by: visit.identity, logger: visit.logger), token: token)
     }
 
-    func deskPage(_ visit: Visit, verdict: DeskVerdict?, note: Notice?, status: HTTPResponse.Status = .ok) -> Response {
+    func deskPage(_ visit: Visit, verdict: DeskVerdict?, note: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         let csrf = ConsolePage.csrfInput(visit.session)
+        // Who is waiting at the kerb (issue 27), refreshed live by the page's script.
+        let scope = try StoreScope(staff: visit.identity)
+        let open = try await api.orders.board(of: scope.store ?? StoreID(UUID()), in: scope, limit: 200, logger: visit.logger)
         let noteHTML = note.map { $0.render(id: "desk-note") } ?? .empty
         return ConsolePage(
             title: "Desk", session: visit.session,
@@ -98,6 +128,7 @@ extension Console {
                 <video id="camera-view" hidden muted playsinline></video>
                 \(noteHTML)
                 \(verdict.map { $0.render(csrf: csrf) } ?? "<p class=\"hint\" id=\"desk-idle\">Ready for the next customer.</p>")
+                \(Self.arrivalsSection(open.items, now: api.clock(), csrf: nil))
                 </div>
                 """,
             scripts: ["desk.js"], bodyClass: "desk"

@@ -85,6 +85,34 @@ extension Console {
                     visit, pickList: pickList, stopNumber: next, notice: notice, status: notice?.ok == false ? .unprocessableContent : .ok)
             }
         }
+        router.post("/console/pick-lists/:id/substitutions") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await page(request, context, operation: "createSubstitution") { visit in
+                let pickListID = try API.pickListID(id)
+                let scope = try StoreScope(staff: visit.identity)
+                let form = visit.form
+                let stopNumber = form.int("stop") ?? 1
+                var notice: Notice?
+                if let order = form.text("orderId").flatMap({ OrderID($0) }), let product = form.text("productId").flatMap({ ProductID($0) }) {
+                    do {
+                        let (placed, substitution) = try await api.substitutions.substitute(
+                            on: pickListID, order: order, product: product, choice: .barcode(form.text("substituteBarcode") ?? ""),
+                            quantity: form.int("quantity") ?? 0, in: scope, by: visit.identity, logger: visit.logger)
+                        let line = placed.lines.first { $0.substitute?.id == substitution }
+                        notice = Notice(
+                            ok: true,
+                            text:
+                                "Substituted \(line?.quantity ?? 0) × \(line?.name ?? "") at \(MoneyText.format(line?.unitPrice ?? 0, placed.total.currency)) each; the customer is asked."
+                        )
+                    } catch let refused as any APIErrorConvertible where refused is SubstitutionError || refused is PickListError {
+                        notice = Notice(ok: false, text: refused.apiError.message)
+                    }
+                }
+                let pickList = try await api.pickLists.pickList(pickListID, in: scope, logger: visit.logger)
+                return try pickModePage(
+                    visit, pickList: pickList, stopNumber: stopNumber, notice: notice, status: notice?.ok == false ? .unprocessableContent : .ok)
+            }
+        }
         router.post("/console/pick-lists/:id/complete") { request, context in
             let id = context.parameters.get("id") ?? ""
             return try await page(request, context, operation: "completePickList") { visit in
@@ -97,6 +125,24 @@ extension Console {
                         text: "Pick list complete: \(completion.packaged.count) order(s) packaged, \(completion.leftPending.count) left pending."))
             }
         }
+    }
+
+    /// A tote's "give something else" form (issue 27): scan the substitute, say how many. Not for
+    /// a line whose customer said no substitutes.
+    private func substituteForm(
+        key: String, csrf: HTML, stop: Int, tote: Tote, product: PickList.ProductID, line: PickListRecord.Line?, remaining: Int
+    ) -> HTML {
+        guard let line, line.substitution.kind != .none, remaining > 0 else { return .empty }
+        return """
+            <form method="post" action="/console/pick-lists/\(key)/substitutions" class="actions substitute" id="substitute-\(tote.label)">
+            \(csrf)<input type="hidden" name="stop" value="\(stop)">
+            <input type="hidden" name="orderId" value="\(tote.orderID.rawValue)">
+            <input type="hidden" name="productId" value="\(product.rawValue)">
+            <label>Substitute: scan <input name="substituteBarcode" autocomplete="off" inputmode="numeric" id="substitute-barcode-\(tote.label)" aria-label="The substitute's barcode for tote \(tote.label)"></label>
+            <label>× <input name="quantity" type="number" min="1" max="\(remaining)" value="\(remaining)" id="substitute-quantity-\(tote.label)" aria-label="How many substitutes for tote \(tote.label)"></label>
+            <button type="submit" class="secondary" id="substitute-button-\(tote.label)">Substitute</button>
+            </form>
+            """
     }
 
     /// wrong_product and over_pick in words a picker reads at once.
@@ -199,10 +245,15 @@ extension Console {
                         <label>Found <input name="quantity" type="number" min="0" max="\(remaining)" value="0" id="found-\(allocation.tote.label)" aria-label="How many found for tote \(allocation.tote.label)"></label>
                         <button type="submit" class="danger" id="short-\(allocation.tote.label)">Short</button>
                         </form>
+                        \(substituteForm(key: key, csrf: csrf, stop: number, tote: allocation.tote, product: stop.productID, line: line, remaining: remaining))
                         """
+                    let preference: HTML =
+                        line.map { "<span class=\"sub-pref\" id=\"sub-pref-\(allocation.tote.label)\">\($0.substitutionNote)</span>" } ?? .empty
+                    let substituted: HTML =
+                        (line?.substituted ?? 0) > 0 ? " <span class=\"hint\">(\(line?.substituted ?? 0) substituted)</span>" : .empty
                     return """
                         <li id="tote-\(allocation.tote.label)"><strong>Tote \(allocation.tote.label)</strong> · order \(allocation.tote.orderNumber) ·
-                        <span class="tote-state">\(state)</span>\(controls)</li>
+                        <span class="tote-state">\(state)</span>\(substituted) \(preference)\(controls)</li>
                         """
                 })
             let scan: HTML =

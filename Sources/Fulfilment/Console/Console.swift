@@ -25,6 +25,7 @@ struct Console: Sendable {
         registerSignIn(on: router)
         registerDesk(on: router)
         registerRestrictedLines(on: router)
+        registerDeskSubstitutions(on: router)
         registerBoard(on: router)
         registerEvents(on: router)
         registerCustomerOrders(on: router)

@@ -21,7 +21,20 @@ enum ConsoleScripts {
         """#
 
     static let desk =
-        keepFocus + events + #"""
+        keepFocus + events + waits + #"""
+
+            // Customers at the kerb (issue 27): an arrival, or an order handed over, refreshes the list.
+            (function () {
+              if (!document.getElementById('arrivals')) return;
+              onStoreEvents(function (event) {
+                var type = event.type || '';
+                if (type !== 'order.customer_arrived' && type !== 'order.collected' && type !== 'order.cancelled') return;
+                fetch('/console/desk', { credentials: 'same-origin' })
+                  .then(function (r) { return r.text(); })
+                  .then(function (html) { if (replaceFrom(html, 'arrivals')) document.body.setAttribute('data-arrivals', String(Date.now())); })
+                  .catch(function () {});
+              });
+            })();
 
             // A scanned order that changes while the customer waits (packed, paid online) is checked
             // again, and its verdict replaced in place.
@@ -103,6 +116,7 @@ enum ConsoleScripts {
           function open() {
             var source = new EventSource('/console/events');
             ['order.placed', 'order.ready_for_pickup', 'order.at_collection_point', 'order.collected', 'order.cancelled',
+             'order.substitution_proposed', 'order.substitution_decided', 'order.customer_arrived',
              'payment.succeeded'].forEach(function (type) {
               source.addEventListener(type, function (message) {
                 try { onEvent(JSON.parse(message.data)); } catch (e) {}
@@ -152,7 +166,25 @@ enum ConsoleScripts {
               var live = onStoreEvents(function () { clearTimeout(timer); timer = setTimeout(refresh, 150); });
               setInterval(function () { if (owed || !live || live.readyState === 2) refresh(); }, 15000);
             })();
-            """#
+            """# + waits
+
+    /// Counts up every `.wait[data-since]` (milliseconds since 1970) once a second: how long a
+    /// customer at the kerb has waited, on the board and the desk.
+    private static let waits = #"""
+
+        (function () {
+          function tick() {
+            document.querySelectorAll('.wait[data-since]').forEach(function (span) {
+              var seconds = Math.max(0, Math.floor((Date.now() - Number(span.getAttribute('data-since'))) / 1000));
+              var minutes = Math.floor(seconds / 60);
+              span.textContent = minutes < 60 ? minutes + ' min ' + (seconds % 60) + ' s'
+                                               : Math.floor(minutes / 60) + ' h ' + (minutes % 60) + ' min';
+            });
+          }
+          tick();
+          setInterval(tick, 1000);
+        })();
+        """#
 
     static let pick =
         keepFocus + #"""

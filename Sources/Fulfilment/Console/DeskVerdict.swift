@@ -82,6 +82,21 @@ struct DeskVerdict: Sendable {
                 if line.removed {
                     return "<tr class=\"removed\"><td>\(line.quantity) ×</td><td><s>\(line.name)</s>\(age) removed (no ID)</td><td>—</td></tr>"
                 }
+                if let substitute = line.substitute {
+                    let instead = order.lines.first { $0.productID == substitute.replaces && $0.substitute == nil }?.name ?? "another line"
+                    let state: HTML =
+                        switch substitute.status {
+                        case .proposed: " <span class=\"status status-pending\">substitute: ask the customer</span>"
+                        case .accepted: " <span class=\"status status-packaged\">substitute accepted</span>"
+                        case .rejected: " <span class=\"status status-cancelled\">substitute rejected</span>"
+                        }
+                    let name: HTML = line.isRejected ? "<s>\(line.name)</s>" : "\(line.name)"
+                    return """
+                        <tr class="substitute" id="substitute-\(substitute.id)"><td>\(line.quantity) ×</td><td>\(name) (instead of \(instead))\(age)\(state)</td>\
+                        <td>\(line.isRejected ? "—" : MoneyText.format(line.lineTotal, order.total.currency))</td></tr>
+                        """
+                }
+                if line.quantity == 0 { return .empty }
                 return
                     "<tr><td>\(line.quantity) ×</td><td>\(line.name)\(age)</td><td>\(MoneyText.format(line.lineTotal, order.total.currency))</td></tr>"
             })
@@ -100,14 +115,28 @@ struct DeskVerdict: Sendable {
         if order.discount > 0 {
             discount = "<dt>Coupon</dt><dd id=\"discount\">−\(MoneyText.format(Money(amount: order.discount, currency: order.total.currency)))</dd>"
         }
+        // Substitutions (issue 27): a rejected one is taken out of the bag before the hand-over,
+        // said as plainly as the ID check; an undecided one is asked about at the desk.
+        var takeOut: HTML = .empty
+        let rejected = order.lines.filter(\.isRejected)
+        if order.status.isOpen, !rejected.isEmpty {
+            let items = rejected.map { "\($0.quantity) × \($0.name)" }.joined(separator: ", ")
+            takeOut = "<p class=\"id-check take-out\" id=\"take-out\">TAKE OUT: \(items) (the customer rejected the substitute)</p>"
+        }
+        var arrival: HTML = .empty
+        if let arrived = order.arrival, order.status.isOpen {
+            arrival =
+                "<dt>Arrived</dt><dd id=\"arrived\">\(arrived.bay.map { "bay \($0), " } ?? "")waiting <span class=\"wait\" data-since=\"\(Int64(arrived.at.timeIntervalSince1970 * 1000))\">\(TimeText.age(since: arrived.at))</span></dd>"
+        }
         return """
+            \(takeOut)
             <dl class="facts">
             <dt>Order</dt><dd id="order-number">\(order.number)</dd>
             <dt>Customer</dt><dd id="customer-name">\(order.customerName)</dd>
             <dt>Status</dt><dd>\(order.status.rawValue)</dd>
             <dt>Slot</dt><dd id="pickup-slot">\(order.pickupSlot.map { SlotText.label($0, in: order.pickupTimeZone) } ?? "—")</dd>
             <dt>Bags/totes</dt><dd>\(totes.isEmpty ? "—" : totes.joined(separator: ", "))</dd>
-            \(discount)<dt>Total</dt><dd>\(MoneyText.format(order.total))</dd>
+            \(arrival)\(discount)<dt>Total</dt><dd id="order-total">\(MoneyText.format(order.total))</dd>
             <dt>Amount due</dt><dd id="amount-due">\(MoneyText.format(order.amountDue))</dd>
             </dl>
             <table class="lines"><tbody>\(rows)</tbody></table>
@@ -133,7 +162,10 @@ struct DeskVerdict: Sendable {
                 </form>
                 """
             }
-            return "<div class=\"actions\">\(pay("cash", "Cash")) \(pay("card", "Card")) \(removeRestricted(order, token: token, csrf: csrf))</div>"
+            return """
+                \(decisions(order, token: token, csrf: csrf))
+                <div class="actions">\(pay("cash", "Cash")) \(pay("card", "Card")) \(removeRestricted(order, token: token, csrf: csrf))</div>
+                """
         case "ready":
             var confirm: HTML = .empty
             if let check = order.idCheck, check.confirmation == nil {
@@ -144,6 +176,7 @@ struct DeskVerdict: Sendable {
                     """
             }
             return """
+                \(decisions(order, token: token, csrf: csrf))
                 <div class="actions">
                 <form method="post" action="/console/desk/collections" data-desk-action>
                 \(csrf)
@@ -157,6 +190,31 @@ struct DeskVerdict: Sendable {
         default:
             return .empty
         }
+    }
+
+    /// Each substitution still undecided: the customer, at the desk, keeps it or gives it back
+    /// (`decideSubstitution`, recorded by the staff member). One left undecided is taken as bagged.
+    private func decisions(_ order: Order, token: String, csrf: HTML) -> HTML {
+        HTML.join(
+            order.lines.compactMap { line -> HTML? in
+                guard let substitute = line.substitute, substitute.status == .proposed else { return nil }
+                let form = { (decision: String, label: String, style: String) -> HTML in
+                    """
+                    <form method="post" action="/console/desk/substitutions" data-desk-action>
+                    \(csrf)
+                    <input type="hidden" name="token" value="\(token)">
+                    <input type="hidden" name="orderId" value="\(order.id)">
+                    <input type="hidden" name="substitutionId" value="\(substitute.id)">
+                    <input type="hidden" name="decision" value="\(decision)">
+                    <button type="submit" class="\(style)" id="\(decision)-\(substitute.id)">\(label)</button>
+                    </form>
+                    """
+                }
+                return """
+                    <div class="actions decision"><span>\(line.quantity) × \(line.name) at \(MoneyText.format(line.unitPrice, order.total.currency)) each:</span>
+                    \(form("accept", "Customer keeps it", "secondary")) \(form("reject", "Customer rejects it", "danger"))</div>
+                    """
+            })
     }
 
     /// "No ID": take the restricted lines off an unpaid order so the rest can go.

@@ -44,6 +44,21 @@ enum ServiceMetrics {
         Counter(label: "fulfilment_embedded_postgres_restarts_total").increment(by: count)
     }
 
+    /// How long a customer who said "I'm here" waited for the hand-over, per store (issue 27):
+    /// `fulfilment_arrival_wait_seconds`, a histogram from 15 seconds to an hour, so PromQL's
+    /// `histogram_quantile` gives the p50 and p90 per store (the README has the queries).
+    static func arrivalWait(store: StoreID, seconds: Double) {
+        registry.makeValueHistogram(
+            descriptor: MetricNameDescriptor(
+                metricName: "fulfilment_arrival_wait", unitName: "seconds",
+                helpText: "From the customer's \"I'm here\" to the hand-over, per store."),
+            labels: [("store", store.description)], buckets: arrivalWaitBuckets
+        ).record(max(seconds, 0))
+    }
+
+    /// 15 s to an hour: a kerbside wait is minutes, and a long one is what a store wants to see.
+    static let arrivalWaitBuckets: [Double] = [15, 30, 60, 120, 180, 300, 420, 600, 900, 1_200, 1_800, 3_600]
+
     static func database(reachable: Bool) {
         bootstrap()
         Gauge(label: "fulfilment_database_up").record(reachable ? 1 : 0)

@@ -15,6 +15,9 @@ public struct Cart: Sendable, Equatable {
         public var discontinued: Bool
         /// This line's share of the cart's coupon (0 without one, or when it cannot be used now).
         public var discount: Int64 = 0
+        /// What the customer accepts instead if the shelf is short (issue 27): the line's own
+        /// preference, else its store's default.
+        public var substitution: SubstitutionPreference = .init(kind: .none)
         /// The regular price at the cart's store while a sale sets `unitPrice` below it (issue 26).
         public var regularPrice: Int64?
         /// When that sale ends.

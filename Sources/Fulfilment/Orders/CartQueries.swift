@@ -34,7 +34,8 @@ enum CartQueries {
     /// the customer's chosen store when it does not exist yet.
     @discardableResult
     static func setQuantity(
-        caller: Caller, product: ProductID, quantity: Int, on database: Database, logger: Logger
+        caller: Caller, product: ProductID, quantity: Int, substitution: SubstitutionPreference? = nil, on database: Database,
+        logger: Logger
     ) async throws -> Cart {
         // `set_cart_line` (`sql/routines/set_cart_line.sql`) makes or touches the cart row at the chosen store and
         // writes the line, only for a product that exists and is on sale, and only for a caller
@@ -45,7 +46,9 @@ enum CartQueries {
                 """
                 SELECT \(unescaped: Caller.columns), x.*, \(unescaped: saleColumns.replacingOccurrences(of: "v.", with: "x."))
                 FROM \(caller: caller) c
-                LEFT JOIN LATERAL set_cart_line_viewed(\(admittedUser: caller), \(product.rawValue), \(Int32(quantity))) x ON true
+                LEFT JOIN LATERAL set_cart_line_viewed(
+                    \(admittedUser: caller), \(product.rawValue), \(Int32(quantity)), \(substitution?.kind.rawValue),
+                    \(substitution.map { $0.productIDs.map(\.rawValue) })::uuid[]) x ON true
                 """, logger: logger)
         }.collect().map { $0.makeRandomAccess() }
         _ = try caller.admit(rows.first)
@@ -96,7 +99,10 @@ enum CartQueries {
                     productID: ProductID(product), name: try row[column + 3].decode(String.self),
                     unitPrice: try row[column + 4].decode(Int64.self), quantity: Int(try row[column + 5].decode(Int32.self)),
                     available: Int(try row[column + 6].decode(Int32.self)), discontinued: try row[column + 7].decode(Bool.self),
-                    discount: try row["line_discount"].decode(Int64.self)))
+                    discount: try row["line_discount"].decode(Int64.self),
+                    substitution: SubstitutionPreference(
+                        kind: try row["substitution"].decode(String?.self).flatMap(SubstitutionPreference.Kind.init(rawValue:)) ?? .none,
+                        productIDs: (try row["substitute_ids"].decode([UUID]?.self) ?? []).map(ProductID.init))))
         }
         let currency = store?.1 ?? "JMD"
         // A problem's money (a minimum spend's shortfall) is in the coupon's currency, else the cart's.

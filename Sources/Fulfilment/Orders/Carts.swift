@@ -17,10 +17,14 @@ struct Carts: Sendable {
     }
 
     /// Sets a line's quantity, 0 to 99 (0 removes it), for the caller, who is resolved and
-    /// admitted by the same statement (`Caller`).
-    func setQuantity(_ quantity: Int, of product: ProductID, caller: Caller, logger: Logger) async throws -> Cart {
+    /// admitted by the same statement (`Caller`). `substitution` (nil: as it was) is the line's
+    /// preference, already checked (`Substitutions.preference`).
+    func setQuantity(
+        _ quantity: Int, of product: ProductID, substitution: SubstitutionPreference? = nil, caller: Caller, logger: Logger
+    ) async throws -> Cart {
         guard (0...Cart.maximumQuantity).contains(quantity) else { throw OrderError.invalidQuantity }
-        return try await CartQueries.setQuantity(caller: caller, product: product, quantity: quantity, on: database, logger: logger)
+        return try await CartQueries.setQuantity(
+            caller: caller, product: product, quantity: quantity, substitution: substitution, on: database, logger: logger)
     }
 
     /// Removes a line; a product not in the cart is not an error, an unknown product is `productNotFound`.

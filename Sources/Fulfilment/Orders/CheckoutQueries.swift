@@ -46,7 +46,7 @@ enum CheckoutQueries {
                 try await OrderError.mappingDatabaseErrors {
                     try await client.run(
                         """
-                        SELECT number, created_at, total, product_ids, names, unit_prices, quantities, minimum_ages, discount, discounts
+                        SELECT number, created_at, total, product_ids, names, unit_prices, quantities, minimum_ages, discount, discounts, substitutions
                         FROM place_order(\(customer.rawValue), \(store.rawValue), \(order.rawValue), \(method.rawValue), \(key), \(hash),
                                          \(slot?.start), \(slot?.end), \(capacity.map(Int32.init)),
                                          \(Int32(token.keyID.rawValue)), \(token.text), to_timestamp(\(Int64(token.claims.expiry))))
@@ -57,15 +57,27 @@ enum CheckoutQueries {
             // The slot's refusal, naming the slot the checkout asked for.
             throw SlotError.full(start: slot!.start)
         }
-        for try await row in rows.decode((Int64, Date, Int64, [UUID], [String], [Int64], [Int32], [Int32], Int64, [Int64]).self) {
-            let (number, createdAt, total, products, names, prices, quantities, ages, discount, discounts) = row
+        for try await row in rows.decode((Int64, Date, Int64, [UUID], [String], [Int64], [Int32], [Int32], Int64, [Int64], String?).self) {
+            let (number, createdAt, total, products, names, prices, quantities, ages, discount, discounts, substitutionsJSON) = row
+            // Each line's substitution preference as the order keeps it (issue 27), in product order.
+            let preferences = try substitutionsJSON.map { try JSONDecoder().decode([PlacedPreference].self, from: Data($0.utf8)) } ?? []
             let lines = products.indices.map {
                 OrderLine(
                     productID: ProductID(products[$0]), name: names[$0], unitPrice: prices[$0], quantity: Int(quantities[$0]),
-                    minimumAge: ages[$0] > 0 ? Int(ages[$0]) : nil, discount: discounts.indices.contains($0) ? discounts[$0] : 0)
+                    minimumAge: ages[$0] > 0 ? Int(ages[$0]) : nil, discount: discounts.indices.contains($0) ? discounts[$0] : 0,
+                    substitution: preferences.indices.contains($0)
+                        ? SubstitutionPreference(
+                            kind: SubstitutionPreference.Kind(rawValue: preferences[$0].preference) ?? .none,
+                            productIDs: preferences[$0].productIds.map(ProductID.init)) : .init(kind: .none))
             }
             return Checkout.Placed(number: number, createdAt: createdAt, total: total, discount: discount, lines: lines)
         }
         throw OrderError.unexpectedlyMissing("place_order's row")
     }
+}
+
+/// A line's substitution preference as `place_order` answers it (issue 27).
+private struct PlacedPreference: Decodable {
+    var preference: String
+    var productIds: [UUID]
 }

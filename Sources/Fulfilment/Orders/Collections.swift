@@ -62,7 +62,13 @@ struct Collections: Sendable {
                 try await CollectionQueries.collect(
                     order.id, in: scope, by: staff.userID, token: text, idChecked: idChecked, on: database.client, logger: logger)
             }
-            if collected, let after { return (staff, after) }
+            if collected, let after {
+                // The kerb's wait (issue 27): from the first "I'm here" to this hand-over.
+                if let arrival = after.arrival, let handedOver = after.collectedAt {
+                    ServiceMetrics.arrivalWait(store: after.storeID, seconds: handedOver.timeIntervalSince(arrival.at))
+                }
+                return (staff, after)
+            }
             try Self.check(after, issuedWith: text, in: scope, idChecked: idChecked)
             // Refused, yet the order as read now could be handed over: it changed in between
             // (packed or paid a moment ago). Scan again.

@@ -19,7 +19,34 @@ public struct OrderLine: Sendable, Equatable {
     /// Its share of the order's coupon discount, captured at checkout for the whole quantity
     /// (`order_lines.discount_amount`); 0 without a coupon.
     public var discount: Int64 = 0
-    public var lineTotal: Int64 { Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
+    /// What the customer accepts instead if the shelf is short (issue 27); `none` on a substitute.
+    public var substitution: SubstitutionPreference = .init(kind: .none)
+    /// Units of this line given as a substitute instead (on a line of their own); `quantity` is
+    /// what is left of it, so it is 0 when the whole line was substituted.
+    public var substitutedQuantity: Int = 0
+    /// Set on a line that is a substitute: which line it stands in for and the customer's answer.
+    public var substitute: Substitute? = nil
+
+    /// A substitute line's substitution.
+    public struct Substitute: Sendable, Equatable {
+        public var id: SubstitutionID
+        /// The product of the line it stands in for.
+        public var replaces: ProductID
+        public var status: SubstitutionStatus
+        public var decidedAt: Date?
+    }
+
+    /// A substitute the customer rejected: it stays in the store, holds no stock, costs nothing.
+    public var isRejected: Bool { substitute?.status == .rejected }
+    public var lineTotal: Int64 { isRejected ? 0 : Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
+}
+
+/// "I'm here" (issue 27): when the customer first said so, and where they are.
+public struct OrderArrival: Sendable, Equatable {
+    public var at: Date
+    public var bay: String?
+    public var vehicle: String?
+    public var note: String?
 }
 
 /// One step of an order's history. `from` is nil for the checkout that created it.
@@ -30,6 +57,15 @@ public struct OrderEvent: Sendable, Equatable {
     public var actorName: String?
     public var reason: String?
     public var at: Date
+    /// A status change, or (issue 27) a substitution proposed or decided, or the customer's arrival.
+    public var kind: Kind = .status
+
+    public enum Kind: String, Sendable, Equatable {
+        case status
+        case substitutionProposed = "substitution_proposed"
+        case substitutionDecided = "substitution_decided"
+        case customerArrived = "customer_arrived"
+    }
 }
 
 /// The pickup token behind an order's QR receipt.
@@ -74,6 +110,8 @@ public struct Order: Sendable, Equatable {
     public var pickupSlot: PickupSlot? = nil
     /// The store's zone, for the slot's local times (nil when the store has no calendar now).
     public var pickupTimeZone: TimeZone? = nil
+    /// Set once the customer said they are here (`POST /v1/orders/{id}/arrival`).
+    public var arrival: OrderArrival? = nil
 
     /// The price of what the order holds before its coupon: `total` plus `discount`.
     public var subtotal: Money { Money(amount: total.amount &+ discount, currency: total.currency) }

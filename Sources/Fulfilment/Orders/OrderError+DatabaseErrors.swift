@@ -55,5 +55,9 @@ extension Error {
     }
 
     /// The refusal's details (JSON), if it has any.
-    fileprivate var placeOrderDetail: String? { (self as? PSQLError)?.serverInfo?[.detail] }
+    fileprivate var placeOrderDetail: String? { refusalDetail }
+
+    /// The details (JSON) of any routine's refusal (SQLSTATE FC000, the code as its message):
+    /// `place_order`'s, and issue 27's `substitute_order_line`, `decide_substitution`, `record_arrival`.
+    var refusalDetail: String? { (self as? PSQLError)?.serverInfo?[.detail] }
 }

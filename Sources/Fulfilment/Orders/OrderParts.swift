@@ -14,27 +14,51 @@ enum OrderParts {
     private struct Line: Decodable {
         var productId: UUID, name: String, unitPrice: Int64, quantity: Int, picked: Int?, minimumAge: Int?, removed: Bool
         var discount: Int64?
+        var substitution: String?, substituteIds: [UUID]?, substitutedQuantity: Int?
+        var substitutionId: UUID?, substituteFor: UUID?, substitutionStatus: String?, decidedAt: Int64?
+    }
+    private struct Arrival: Decodable {
+        var at: Int64, bay: String?, vehicle: String?, note: String?
     }
     private struct Event: Decodable {
-        var from: String?, to: String, actorId: UUID?, actorName: String?, reason: String?, at: Int64
+        var from: String?, to: String, actorId: UUID?, actorName: String?, reason: String?, at: Int64, kind: String?
     }
     private struct Check: Decodable {
         var required: Int?, minimumAge: Int?, method: String?, by: UUID?, byName: String?, at: Int64?
     }
 
     static func lines(_ json: String) throws -> [OrderLine] {
-        try JSONDecoder().decode([Line].self, from: Data(json.utf8)).map {
-            OrderLine(
-                productID: ProductID($0.productId), name: $0.name, unitPrice: $0.unitPrice, quantity: $0.quantity,
-                pickedQuantity: $0.picked, minimumAge: $0.minimumAge, removed: $0.removed, discount: $0.discount ?? 0)
+        try JSONDecoder().decode([Line].self, from: Data(json.utf8)).map { line in
+            let substitute = line.substitutionId.flatMap { id in
+                line.substituteFor.map { original in
+                    OrderLine.Substitute(
+                        id: SubstitutionID(id), replaces: ProductID(original),
+                        status: line.substitutionStatus.flatMap(SubstitutionStatus.init(rawValue:)) ?? .proposed,
+                        decidedAt: line.decidedAt.map(date(micros:)))
+                }
+            }
+            return OrderLine(
+                productID: ProductID(line.productId), name: line.name, unitPrice: line.unitPrice, quantity: line.quantity,
+                pickedQuantity: line.picked, minimumAge: line.minimumAge, removed: line.removed, discount: line.discount ?? 0,
+                substitution: SubstitutionPreference(
+                    kind: line.substitution.flatMap(SubstitutionPreference.Kind.init(rawValue:)) ?? .none,
+                    productIDs: (line.substituteIds ?? []).map(ProductID.init)),
+                substitutedQuantity: line.substitutedQuantity ?? 0,
+                substitute: substitute)
         }
+    }
+
+    static func arrival(_ json: String) throws -> OrderArrival {
+        let arrival = try JSONDecoder().decode(Arrival.self, from: Data(json.utf8))
+        return OrderArrival(at: date(micros: arrival.at), bay: arrival.bay, vehicle: arrival.vehicle, note: arrival.note)
     }
 
     static func history(_ json: String) throws -> [OrderEvent] {
         try JSONDecoder().decode([Event].self, from: Data(json.utf8)).map {
             OrderEvent(
                 from: $0.from.flatMap(OrderStatus.init(rawValue:)), to: OrderStatus(rawValue: $0.to) ?? .pending,
-                actorID: $0.actorId.map(UserID.init), actorName: $0.actorName, reason: $0.reason, at: date(micros: $0.at))
+                actorID: $0.actorId.map(UserID.init), actorName: $0.actorName, reason: $0.reason, at: date(micros: $0.at),
+                kind: $0.kind.flatMap(OrderEvent.Kind.init(rawValue:)) ?? .status)
         }
     }
 

@@ -63,6 +63,7 @@ enum OrderQueries {
         order.history = try OrderParts.history(try column(26))
         order.idCheck = try OrderParts.idCheck(try column(27))
         order.discount = try column(28, Int64?.self) ?? 0
+        order.arrival = try column(29, String?.self).map(OrderParts.arrival)
         return order
     }
 
@@ -107,13 +108,16 @@ enum OrderQueries {
     private static let summaryColumns = """
         o.id, o.number, o.store_id, u.name, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text,
         (SELECT coalesce(sum(quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id), o.created_at,
-        (extract(epoch FROM o.created_at) * 1000000)::int8, o.pickup_slot_start, o.pickup_slot_end
+        (extract(epoch FROM o.created_at) * 1000000)::int8, o.pickup_slot_start, o.pickup_slot_end,
+        CASE WHEN o.arrived_at IS NOT NULL THEN json_build_object(
+            'at', ((extract(epoch FROM o.arrived_at) - 946684800) * 1000000)::int8, 'bay', o.arrival_bay,
+            'vehicle', o.arrival_vehicle, 'note', o.arrival_note)::text END
         """
 
     private static func page(_ rows: SQLRows, limit: Int) async throws -> Page<OrderSummary> {
         var items: [(OrderSummary, Int64)] = []
         for try await row in rows.decode(
-            (UUID, Int64, UUID, String, String, String, String, Int64, String, Int64, Date, Int64, Date?, Date?).self)
+            (UUID, Int64, UUID, String, String, String, String, Int64, String, Int64, Date, Int64, Date?, Date?, String?).self)
         {
             items.append(
                 (
@@ -122,7 +126,8 @@ enum OrderQueries {
                         status: OrderStatus(rawValue: row.4) ?? .pending, paymentMethod: PaymentMethod(rawValue: row.5) ?? .payAtCollection,
                         paymentStatus: PaymentStatus(rawValue: row.6) ?? .unpaid, total: Money(amount: row.7, currency: row.8),
                         itemCount: Int(row.9), createdAt: row.10,
-                        pickupSlot: row.12.flatMap { start in row.13.map { PickupSlot(start: start, end: $0) } }), row.11
+                        pickupSlot: row.12.flatMap { start in row.13.map { PickupSlot(start: start, end: $0) } },
+                        arrival: try row.14.map(OrderParts.arrival)), row.11
                 ))
         }
         let page = Array(items.prefix(limit))
@@ -224,9 +229,9 @@ enum OrderQueries {
         try await recomputeTotal(of: order, packaged: true, onlyIfShort: true, on: connection, logger: logger)
     }
 
-    /// The total becomes what the lines now hold (`held_quantity`), each after the part of its
-    /// coupon share that goes with those units (`order_line_amount`: never negative, never more
-    /// back than the line paid), and the discount the sum of those parts. Packing short
+    /// The total becomes what the lines now hold (`recompute_order_total`: `held_quantity`, each
+    /// after the part of its coupon share that goes with those units), and the discount the sum
+    /// of those parts. Packing short
     /// (`onlyIfShort`: only when a line was closed short) and removing restricted lines at the
     /// desk both come through here. Call with the order's stock rows locked.
     static func recomputeTotal(
@@ -234,14 +239,8 @@ enum OrderQueries {
     ) async throws {
         try await connection.run(
             """
-            UPDATE orders SET (total_amount, discount_amount) = (
-                SELECT coalesce(sum(a.amount), 0), coalesce(sum(a.price - a.amount), 0)
-                FROM order_lines l
-                CROSS JOIN LATERAL (SELECT l.unit_price * held_quantity(l, \(packaged)) AS price,
-                                           order_line_amount(l, held_quantity(l, \(packaged))) AS amount) a
-                WHERE l.order_id = \(order.rawValue))
-            WHERE id = \(order.rawValue)
-              AND (NOT \(onlyIfShort) OR EXISTS (SELECT 1 FROM order_lines WHERE order_id = \(order.rawValue) AND picked_short))
+            SELECT recompute_order_total(\(order.rawValue), \(packaged))
+            WHERE NOT \(onlyIfShort) OR EXISTS (SELECT 1 FROM order_lines WHERE order_id = \(order.rawValue) AND picked_short)
             """, logger: logger)
     }
 

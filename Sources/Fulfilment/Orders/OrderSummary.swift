@@ -14,4 +14,6 @@ public struct OrderSummary: Sendable, Equatable {
     public var createdAt: Date
     /// The slot it is collected in; nil at a store without a calendar.
     public var pickupSlot: PickupSlot? = nil
+    /// Once the customer said they are here (issue 27): the board shows them first.
+    public var arrival: OrderArrival? = nil
 }

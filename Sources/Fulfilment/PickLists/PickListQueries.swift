@@ -85,7 +85,10 @@ enum PickListQueries {
             """
             SELECT l.order_id, o.number, l.product_id, l.name, p.sku, p.barcode, l.quantity,
                    coalesce(l.picked_quantity, 0), l.picked_short,
-                   a.code, a.name, a.walk_order, a.zone, st.bay, st.shelf
+                   a.code, a.name, a.walk_order, a.zone, st.bay, st.shelf,
+                   l.substitution, l.substitute_ids, l.substituted_quantity,
+                   (SELECT coalesce(array_agg(sp.name ORDER BY array_position(l.substitute_ids, sp.id)), '{}')
+                    FROM products sp WHERE sp.id = ANY (l.substitute_ids)) AS substitute_names
             FROM pick_list_orders plo
             JOIN orders o ON o.id = plo.order_id
             JOIN order_lines l ON l.order_id = plo.order_id
@@ -93,16 +96,25 @@ enum PickListQueries {
             LEFT JOIN stock st ON st.store_id = l.store_id AND st.product_id = l.product_id
             LEFT JOIN aisles a ON a.id = st.aisle_id
             WHERE plo.pick_list_id = \(id.rawValue)
+              -- Substitutes are picked when they are given; a line substituted whole has nothing left.
+              AND l.substitute_for IS NULL AND l.quantity > 0
             ORDER BY l.order_id, l.product_id
             """, logger: logger)
-        for try await row in lines.decode(
-            (UUID, Int64, UUID, String, String, String?, Int32, Int32, Bool, String?, String?, Int32?, String?, Int32?, String?).self)
-        {
+        for raw in lines.collect() {
+            let row = try raw.decode(
+                (UUID, Int64, UUID, String, String, String?, Int32, Int32, Bool, String?, String?, Int32?, String?, Int32?, String?).self)
+            // The line's substitution preference (issue 27), read by name after the fifteen above.
+            let columns = raw.makeRandomAccess()
+            let preference = SubstitutionPreference(
+                kind: SubstitutionPreference.Kind(rawValue: try columns["substitution"].decode(String.self)) ?? .none,
+                productIDs: try columns["substitute_ids"].decode([UUID].self).map(ProductID.init))
             let productID = ProductID(row.2)
             pickList.lines.append(
                 .init(
                     orderID: OrderID(row.0), orderNumber: row.1, productID: productID, name: row.3, sku: row.4, barcode: row.5,
-                    quantity: Int(row.6), picked: Int(row.7), short: row.8))
+                    quantity: Int(row.6), picked: Int(row.7), short: row.8, substitution: preference,
+                    substituteNames: try columns["substitute_names"].decode([String].self),
+                    substituted: Int(try columns["substituted_quantity"].decode(Int32.self))))
             if let code = row.9, let name = row.10, let walkOrder = row.11, let zone = row.12.flatMap(TemperatureZone.init) {
                 pickList.locations[PickList.ProductID(productID)] = ShelfLocation(
                     aisle: Aisle(code: code, name: name, walkOrder: Int(walkOrder)), zone: zone,

@@ -36,6 +36,21 @@ struct PickListRecord: Sendable {
         var quantity: Int
         var picked: Int
         var short: Bool
+        /// What the customer accepts if the shelf is short (issue 27).
+        var substitution: SubstitutionPreference = .init(kind: .none)
+        /// The names of the products a `specific` preference names, in its order.
+        var substituteNames: [String] = []
+        /// Units of the line given as substitutes so far (`quantity` is what is left to pick).
+        var substituted: Int = 0
+
+        /// The sheet's note: "no subs", "sub: best match", "sub only: A, B".
+        var substitutionNote: String {
+            switch substitution.kind {
+            case .none: "no subs"
+            case .bestMatch: "sub: best match"
+            case .specific: "sub only: " + substituteNames.joined(separator: ", ")
+            }
+        }
     }
 
     var isOpen: Bool { status == "open" }
@@ -47,7 +62,7 @@ struct PickListRecord: Sendable {
                 PickLine(
                     orderID: PickList.OrderID($0.orderID), orderNumber: String($0.orderNumber),
                     productID: PickList.ProductID($0.productID), productName: $0.name, sku: $0.sku,
-                    barcode: $0.barcode, quantity: $0.quantity)
+                    barcode: $0.barcode, quantity: $0.quantity, substitution: $0.substitutionNote)
             },
             locations: locations)
     }

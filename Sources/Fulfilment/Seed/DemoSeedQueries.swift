@@ -80,6 +80,14 @@ enum DemoSeedQueries {
     }
 
     /// The first product (by SKU) still sold whose name holds `fragment`, any case.
+    /// The demo store's order with this number.
+    static func orderID(number: Int64, store: StoreID, on client: PostgresClient, logger: Logger) async throws -> OrderID? {
+        let rows = try await client.run(
+            "SELECT id FROM orders WHERE store_id = \(store.rawValue) AND number = \(number)", logger: logger)
+        for try await id in rows.decode(UUID.self) { return OrderID(id) }
+        return nil
+    }
+
     static func productID(named fragment: String, on client: PostgresClient, logger: Logger) async throws -> ProductID? {
         let pattern = "%\(fragment)%"
         let rows = try await client.run(

@@ -5,7 +5,8 @@ enum WebhookRules {
     /// Every type the outbox triggers write (`sql/routines/*_outbox.sql`); the contract's `WebhookEventType`.
     static let eventTypes = [
         "order.placed", "order.ready_for_pickup", "order.at_collection_point", "order.collected", "order.cancelled",
-        "payment.succeeded", "stock.low", "favourite.back_in_stock",
+        "order.substitution_proposed", "order.substitution_decided", "order.customer_arrived", "payment.succeeded", "stock.low",
+        "favourite.back_in_stock",
     ]
 
     /// The contract's pattern for `url`, verbatim: http(s), a host name or IPv4 address, an

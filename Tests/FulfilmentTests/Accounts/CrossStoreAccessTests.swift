@@ -97,6 +97,10 @@ import Testing
                 ],
                 "createPickList": ["orderIds": [.string(orderID)]],
                 "recordPick": ["orderId": .string(orderID), "productId": .string(product), "quantity": 1],
+                "createSubstitution": [
+                    "orderId": .string(orderID), "productId": .string(product), "substituteProductId": .string(product), "quantity": 1,
+                ],
+                "setSubstitutionPolicy": ["defaultPreference": "none", "priceRule": "substitute_price"],
                 "setStock": ["onHand": 5, "minSupply": 0, "expectedOnHand": 10],
                 "adjustStock": ["delta": 1, "reason": "received"],
                 "setStockLocation": ["aisleCode": "A1", "bay": 2, "shelf": "B"],

@@ -145,6 +145,10 @@ struct EmbeddedPostgresTests {
             try #require(ready, "fulfilment serve --demo was not ready within a minute:\n\(text())")
             // What the demo seed and the background services do once, done: the demo orders exist.
             #expect(text().contains("Loaded the demo store"), "\(text())")
+            // The kerbside (issue 27): a substitute waiting for its customer's answer, a customer at the bay.
+            let database = embedded.connectionInfo
+            #expect(try await sql("SELECT count(*) FROM order_lines WHERE substitution_status = 'proposed'", on: database) == [["1"]])
+            #expect(try await sql("SELECT arrival_bay FROM orders WHERE arrived_at IS NOT NULL", on: database) == [[DemoKerbside.bay]])
             try await Task.sleep(for: .milliseconds(500))  // a few rounds of the background services too
             // Read before the shutdown, which may log complaints of its own (cancelled channels).
             let running = text().split(separator: "\n")
