@@ -73,6 +73,6 @@ extension Components.Schemas.StockMovement {
         self.init(
             id: String(movement.id), productId: movement.productID.description, delta: movement.delta,
             reason: .init(rawValue: movement.reason) ?? .correction, note: movement.note, onHandAfter: movement.onHandAfter,
-            by: movement.actorID?.description, byName: movement.actorName, at: movement.at)
+            by: movement.actorID?.description, byName: movement.actorName, at: movement.at, reservedDelta: movement.reservedDelta)
     }
 }

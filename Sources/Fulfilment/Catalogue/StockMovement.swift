@@ -11,4 +11,6 @@ struct StockMovement: Sendable, Equatable {
     var actorID: UserID?
     var actorName: String?
     var at: Date
+    /// What it changed of `reserved` (on hand unchanged): a substitution's move (issue 27).
+    var reservedDelta: Int = 0
 }

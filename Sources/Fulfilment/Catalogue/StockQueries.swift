@@ -120,18 +120,18 @@ extension StockQueries {
     ) async throws -> Page<StockMovement> {
         let rows = try await client.run(
             """
-            SELECT m.id, m.product_id, m.delta, m.reason, m.note, m.on_hand_after, m.actor_id, u.name, m.at
+            SELECT m.id, m.product_id, m.delta, m.reason, m.note, m.on_hand_after, m.actor_id, u.name, m.at, m.reserved_delta
             FROM stock_movements m LEFT JOIN users u ON u.id = m.actor_id
             WHERE m.store_id = \(scope) AND m.product_id = \(product.rawValue) AND (\(after == nil) OR m.id < \(after ?? 0))
             ORDER BY m.id DESC
             LIMIT \(limit + 1)
             """, logger: logger)
         var items: [StockMovement] = []
-        for try await row in rows.decode((Int64, UUID, Int32, String, String?, Int32, UUID?, String?, Date).self) {
+        for try await row in rows.decode((Int64, UUID, Int32, String, String?, Int32, UUID?, String?, Date, Int32).self) {
             items.append(
                 StockMovement(
                     id: row.0, productID: ProductID(row.1), delta: Int(row.2), reason: row.3, note: row.4, onHandAfter: Int(row.5),
-                    actorID: row.6.map(UserID.init), actorName: row.7, at: row.8))
+                    actorID: row.6.map(UserID.init), actorName: row.7, at: row.8, reservedDelta: Int(row.9)))
         }
         let page = Array(items.prefix(limit))
         return Page(items: page, nextCursor: items.count > limit ? page.last.map { String($0.id) } : nil)

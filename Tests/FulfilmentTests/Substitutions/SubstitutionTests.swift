@@ -108,6 +108,9 @@ struct SubstitutionTests {
                 "SELECT product_id, reserved_delta, delta FROM stock_movements WHERE reason = 'substitution' ORDER BY reserved_delta",
                 on: app.database)
             #expect(ledger == [[shop.ackee, "-2", "0"], [shop.substitute, "2", "0"]])
+            let movements = try await app.request(.get, "/v1/stores/\(shop.store)/stock/\(shop.substitute)/movements", token: shop.manager.token)
+            #expect(movements.json["items"][0]["reason"].string == "substitution", "\(movements.text)")
+            #expect(movements.json["items"][0]["reservedDelta"].int == 2)
             let events = try await sql(
                 "SELECT data -> 'substitution' ->> 'status' FROM events WHERE type = 'order.substitution_proposed' AND order_id = $1",
                 [shop.orderID], on: app.database)
