@@ -82,6 +82,12 @@ def map_case(context, case):
         # Swift generator cannot build that type).
         if case.operation.path.endswith("/picks") and "barcode" not in case.body and "productId" not in case.body:
             case.body["productId"] = str(uuid.uuid4())
+        # A substitution names its substitute by barcode or id, at least one (issue 27).
+        if case.operation.path.endswith("/substitutions") and "substituteBarcode" not in case.body \
+                and "substituteProductId" not in case.body:
+            case.body["substituteProductId"] = str(uuid.uuid4())
+        if is_barcode(case.body.get("substituteBarcode")):
+            case.body["substituteBarcode"] = gtin_with_check_digit(case.body["substituteBarcode"])
     # A cursor the service never gave out is `invalid_cursor`.
     if positive(case, "query") and "cursor" in case.query and not issued_cursor(case.query["cursor"]):
         del case.query["cursor"]

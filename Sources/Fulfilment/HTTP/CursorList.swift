@@ -36,3 +36,4 @@ extension Components.Schemas.PickListSummaryList: CursorList {}
 extension Components.Schemas.StockMovementList: CursorList {}
 extension Components.Schemas.WebhookEndpointList: CursorList {}
 extension Components.Schemas.WebhookDeliveryList: CursorList {}
+extension Components.Schemas.SaleList: CursorList {}

@@ -8,6 +8,8 @@ enum SubstitutionError: Error, APIErrorConvertible, Equatable {
     case invalidField(String, String)
     case orderNotFound
     case substitutionNotFound
+    /// The order is not pending on this open pick list (`PickListError.orderNotPickable`'s answer).
+    case orderNotPickable(OrderStatus?)
     /// The line says `none`, or `specific` without this product.
     case notAllowed(preference: SubstitutionPreference.Kind, named: [ProductID])
     case sameProduct
@@ -29,6 +31,7 @@ enum SubstitutionError: Error, APIErrorConvertible, Equatable {
         switch self {
         case .invalidField(let field, let message): .invalidField(field, message)
         case .orderNotFound: .notFound("The order")
+        case .orderNotPickable(let status): PickListError.orderNotPickable(status: status).apiError
         case .substitutionNotFound: .notFound("The substitution")
         case .notAllowed(let preference, let named):
             APIError(
@@ -91,6 +94,7 @@ extension SubstitutionError: DatabaseErrorMapping {
         let detail = error.refusalDetail.flatMap { try? JSONDecoder().decode(Detail.self, from: Data($0.utf8)) }
         switch code {
         case "order_not_found": self = .orderNotFound
+        case "order_not_pickable": self = .orderNotPickable(detail?.status.flatMap(OrderStatus.init(rawValue:)))
         case "line_not_found", "substitution_not_found": self = .substitutionNotFound
         case "substitution_not_allowed":
             self = .notAllowed(
