@@ -33,8 +33,12 @@ struct ProductSearch: Sendable {
         text: String?, storeID: StoreID?, category: String?, onSale: Bool = false, newArrivals: Bool = false,
         sort: ProductSort? = nil, limit: Int, cursor: String?
     ) throws(CatalogueError) {
+        // Counted in code points, as the contract's maxLength counts them, before anything changes them.
+        guard (text ?? "").unicodeScalars.count <= 100 else { throw .invalidField("q", "The search text must be at most 100 characters.") }
+        guard (category ?? "").unicodeScalars.count <= 200 else {
+            throw .invalidField("category", "A category is at most 200 characters.")
+        }
         let text = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard text.count <= 100 else { throw .invalidField("q", "The search text must be at most 100 characters.") }
         self.text = text
         self.storeID = storeID
         let category = category?.trimmingCharacters(in: .whitespacesAndNewlines)

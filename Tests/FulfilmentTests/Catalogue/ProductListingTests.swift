@@ -83,6 +83,9 @@ struct ProductListingTests {
                 ("sort=relevance", "invalid_field"), ("sort=relevance&q=%20%20", "invalid_field"),
                 ("sort=price", "store_required"), ("onSale=true", "store_required"), ("new=true&q=milk", "store_required"),
                 ("sort=price&storeId=\(store.id)&cursor=nonsense", "invalid_cursor"),
+                // The contract's maxLength counts code points: 201 of them is one too many, however they render.
+                ("category=" + String(repeating: "0", count: 201), "invalid_field"),
+                ("q=" + String(repeating: "%C3%A9", count: 101), "invalid_field"),
             ] {
                 let reply = try await app.request(.get, "/v1/products?\(query)")
                 #expect(reply.status == .unprocessableContent, "\(query): \(reply.text)")
