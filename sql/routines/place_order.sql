@@ -94,14 +94,20 @@ BEGIN
     total := v_sum;
 
     -- COUPONS-REDEEM (issue 26): the cart's coupon is redeemed here or the checkout is refused.
-    -- Its row is locked (after the cart's, before the stock's) and it is checked again under the
-    -- lock, so of N checkouts racing for its last redemption one passes and the rest see it
-    -- exhausted; the redemption is counted on that row (`redeemed`, CHECKed against the limit)
-    -- and numbered per customer below (a unique index), so neither limit can be passed.
+    -- A coupon with a limit in all has its row locked (after the cart's, before the stock's) and
+    -- is checked again under the lock, so of N checkouts racing for its last redemption one
+    -- passes and the rest see it exhausted; the redemption is counted on that row (`redeemed`,
+    -- CHECKed against the limit). A coupon without one is neither locked nor counted on its row
+    -- (its count is its live redemptions): one hot coupon on every cart would otherwise queue
+    -- every checkout behind its row. A customer's own limit needs no coupon lock: their
+    -- checkouts already queue on their cart's row, and the unique index below numbers their uses.
     discount := 0;
     discounts := array_fill(0::bigint, ARRAY[cardinality(product_ids)]);
     IF v_coupon_id IS NOT NULL THEN
-        SELECT * INTO v_coupon FROM coupons k WHERE k.id = v_coupon_id FOR UPDATE;
+        SELECT * INTO v_coupon FROM coupons k WHERE k.id = v_coupon_id;
+        IF v_coupon.redemption_limit IS NOT NULL THEN
+            SELECT * INTO v_coupon FROM coupons k WHERE k.id = v_coupon_id FOR UPDATE;
+        END IF;
         IF v_coupon.id IS NULL THEN
             RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'coupon_unknown', DETAIL = '{"code": "coupon_unknown"}';
         END IF;
@@ -170,7 +176,9 @@ BEGIN
          WHERE NOT EXISTS (SELECT 1 FROM coupon_redemptions r
                             WHERE r.coupon_id = v_coupon.id AND r.customer_id = p_customer AND r.released_at IS NULL
                               AND r.nth = n.nth);
-        UPDATE coupons SET redeemed = redeemed + 1 WHERE id = v_coupon.id;
+        IF v_coupon.redemption_limit IS NOT NULL THEN
+            UPDATE coupons SET redeemed = redeemed + 1 WHERE id = v_coupon.id;
+        END IF;
         UPDATE carts SET coupon_id = NULL WHERE customer_id = p_customer;
     END IF;
     INSERT INTO order_events (store_id, order_id, from_status, to_status, actor_id)

@@ -10,7 +10,10 @@ enum CouponQueries {
     private static let columns = """
         c.id, c.store_id, c.code, c.description, c.kind, c.percent_basis_points, c.amount_off, c.currency::text AS currency,
         c.minimum_spend, c.valid_from, c.valid_until, c.redemption_limit, c.per_customer_limit, c.product_ids, c.categories,
-        c.redeemed, c.created_at, c.ended_at,
+        CASE WHEN c.redemption_limit IS NULL  -- counted on its row only with a limit (place_order)
+             THEN (SELECT count(*) FROM coupon_redemptions r WHERE r.coupon_id = c.id AND r.released_at IS NULL)::int
+             ELSE c.redeemed END AS redeemed,
+        c.created_at, c.ended_at,
         CASE WHEN c.ended_at IS NOT NULL THEN 'ended' WHEN c.valid_until <= now() THEN 'expired'
              WHEN c.valid_from > now() THEN 'upcoming' ELSE 'live' END AS state,
         (extract(epoch FROM c.created_at) * 1000000)::int8 AS cursor_t

@@ -244,13 +244,16 @@ enum OrderQueries {
             """, logger: logger)
     }
 
-    /// Locks the coupon row of the order's coupon, if it has one: before its stock rows, the
+    /// Locks the coupon row of the order's coupon, if it has one with a limit in all (the only kind
+    /// counted on its row, `place_order`): before its stock rows, the
     /// lock order of checkout (`place_order`: cart, coupon, stock), so a cancellation that gives
     /// the redemption back never deadlocks with a checkout redeeming the same coupon.
     static func lockCoupon(of order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.run(
             """
-            SELECT 1 FROM coupons k WHERE k.id = (SELECT o.coupon_id FROM orders o WHERE o.id = \(order.rawValue)) FOR UPDATE
+            SELECT 1 FROM coupons k
+            WHERE k.id = (SELECT o.coupon_id FROM orders o WHERE o.id = \(order.rawValue)) AND k.redemption_limit IS NOT NULL
+            FOR UPDATE
             """, logger: logger)
     }
 
@@ -265,7 +268,8 @@ enum OrderQueries {
                 UPDATE coupon_redemptions SET released_at = now()
                 WHERE order_id = \(order.rawValue) AND released_at IS NULL
                 RETURNING coupon_id)
-            UPDATE coupons SET redeemed = coupons.redeemed - 1 FROM released WHERE coupons.id = released.coupon_id
+            UPDATE coupons SET redeemed = coupons.redeemed - 1 FROM released
+            WHERE coupons.id = released.coupon_id AND coupons.redemption_limit IS NOT NULL
             """, logger: logger)
     }
 
