@@ -167,7 +167,14 @@ BEGIN
       FROM order_lines l WHERE l.order_id = p_order;
     -- COUPONS-REDEEM (issue 26): the redemption, this customer's lowest free number among their
     -- live ones (1...per_customer_limit: the refusal above saw fewer than the limit), and the count.
-    IF v_coupon.id IS NOT NULL THEN
+    -- Without a limit per customer the number only keeps the index unique: one past their
+    -- highest (one probe of the index, where the lowest free one would probe every number).
+    IF v_coupon.id IS NOT NULL AND v_coupon.per_customer_limit IS NULL THEN
+        INSERT INTO coupon_redemptions (order_id, store_id, coupon_id, customer_id, nth, discount_amount)
+        SELECT p_order, p_store, v_coupon.id, p_customer, coalesce(max(r.nth), 0) + 1, discount
+          FROM coupon_redemptions r
+         WHERE r.coupon_id = v_coupon.id AND r.customer_id = p_customer AND r.released_at IS NULL;
+    ELSIF v_coupon.id IS NOT NULL THEN
         INSERT INTO coupon_redemptions (order_id, store_id, coupon_id, customer_id, nth, discount_amount)
         SELECT p_order, p_store, v_coupon.id, p_customer, min(n.nth), discount
           FROM generate_series(1, (SELECT count(*) + 1 FROM coupon_redemptions r
@@ -176,6 +183,8 @@ BEGIN
          WHERE NOT EXISTS (SELECT 1 FROM coupon_redemptions r
                             WHERE r.coupon_id = v_coupon.id AND r.customer_id = p_customer AND r.released_at IS NULL
                               AND r.nth = n.nth);
+    END IF;
+    IF v_coupon.id IS NOT NULL THEN
         IF v_coupon.redemption_limit IS NOT NULL THEN
             UPDATE coupons SET redeemed = redeemed + 1 WHERE id = v_coupon.id;
         END IF;
