@@ -1,3 +1,5 @@
+import PickList
+
 /// HTML from a writer's Markdown made safe to put in a page (issue 31): an allow-list, applied to
 /// the HTML the Markdown renderer produced, re-emitting only what it knows.
 ///
@@ -58,7 +60,7 @@ enum SafeHTML {
             output += "<\(tag.name)"
             for (name, value) in tag.attributes where permitted.contains(name) {
                 guard let safe = safeValue(value, attribute: name, tag: tag.name) else { continue }
-                output += " \(name)=\"\(escape(safe))\""
+                output += " \(name)=\"\(HTMLEscaping.escape(safe))\""
             }
             if tag.name == "a" { output += " rel=\"nofollow noopener\"" }
             output += ">"
@@ -193,22 +195,6 @@ enum SafeHTML {
             index += 1
         }
         return String(output)
-    }
-
-    /// For an attribute value in double quotes, and for text.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
     }
 }
 
