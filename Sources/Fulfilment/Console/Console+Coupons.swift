@@ -18,7 +18,7 @@ extension Console {
         router.post("/console/coupons") { request, context in
             try await couponAction(request, context, operation: "createStoreCoupon") { visit, owner in
                 let form = visit.form
-                let currency = try await CouponQueries.currency(of: try StoreScope(staff: visit.identity), on: database.client, logger: visit.logger)
+                let currency = try await coupons.currency(in: try StoreScope(staff: visit.identity), logger: visit.logger)
                 let money = { (field: String) throws(CouponError) -> Coupons.Money? in
                     guard let text = form.text(field) else { return nil }
                     guard let amount = Self.minorUnits(text) else { throw .invalidField(field, "Write an amount such as 12.50.") }
@@ -70,15 +70,8 @@ extension Console {
         _ request: Request, _ context: AppRequestContext, operation: String,
         _ body: @escaping @Sendable (Visit, CouponOwner) async throws -> String
     ) async throws -> Response {
-        try await page(request, context, operation: operation, store: { $0.storeID }) { visit in
-            let owner = CouponOwner.store(try StoreScope(staff: visit.identity))
-            do {
-                return try await couponsPage(visit, notice: Notice(ok: true, text: try await body(visit, owner)))
-            } catch {
-                let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                guard refused.status != .internalServerError else { throw error }
-                return try await couponsPage(visit, notice: Notice(ok: false, text: refused.message), status: refused.status)
-            }
+        try await storeForm(request, context, operation: operation, render: { try await couponsPage($0, notice: $1, status: $2) }) {
+            try await body($0, .store($1))
         }
     }
 

@@ -77,16 +77,7 @@ extension Console {
         _ request: Request, _ context: AppRequestContext, operation: String,
         _ body: @escaping @Sendable (Visit, StoreScope) async throws -> String
     ) async throws -> Response {
-        try await page(request, context, operation: operation, store: { $0.storeID }) { visit in
-            let scope = try StoreScope(staff: visit.identity)
-            do {
-                return try await salesPage(visit, notice: Notice(ok: true, text: try await body(visit, scope)))
-            } catch {
-                let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                guard refused.status != .internalServerError else { throw error }
-                return try await salesPage(visit, notice: Notice(ok: false, text: refused.message), status: refused.status)
-            }
-        }
+        try await storeForm(request, context, operation: operation, render: { try await salesPage($0, notice: $1, status: $2) }, body)
     }
 
     func salesPage(_ visit: Visit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {

@@ -54,6 +54,27 @@ struct Console: Sendable {
     /// operation's access rule (with the store the page is about, for store-scoped operations),
     /// and for a POST checks the origin and the form's anti-forgery token first. A signed-out
     /// visitor is sent to sign in; a refusal is a page with a message.
+    /// A manager's form on one of their store's pages (stock, sales, coupons): the operation's
+    /// check for their own store, then `body`, whose sentence, or the refusal's message with its
+    /// status, is shown above the page as `render` draws it again. A server error is not a
+    /// refusal: it is thrown, as on every page.
+    func storeForm(
+        _ request: Request, _ context: AppRequestContext, operation: String,
+        render: @escaping @Sendable (Visit, Notice, HTTPResponse.Status) async throws -> Response,
+        _ body: @escaping @Sendable (Visit, StoreScope) async throws -> String
+    ) async throws -> Response {
+        try await page(request, context, operation: operation, store: { $0.storeID }) { visit in
+            let scope = try StoreScope(staff: visit.identity)
+            do {
+                return try await render(visit, Notice(ok: true, text: try await body(visit, scope)), .ok)
+            } catch {
+                let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
+                guard refused.status != .internalServerError else { throw error }
+                return try await render(visit, Notice(ok: false, text: refused.message), refused.status)
+            }
+        }
+    }
+
     func page(
         _ request: Request, _ context: AppRequestContext, operation: String, store: (@Sendable (Identity) -> StoreID?)? = nil,
         _ body: @Sendable (Visit) async throws -> Response

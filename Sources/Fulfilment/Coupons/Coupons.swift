@@ -15,6 +15,11 @@ struct Coupons: Sendable {
     /// A request's money, as the contract sends it.
     typealias Money = CouponDraft.Money
 
+    /// The currency of the caller's store, which its coupons' money is in; nil for no such store.
+    func currency(in scope: StoreScope, logger: Logger) async throws -> String? {
+        try await CouponQueries.currency(of: scope, on: database.client, logger: logger)
+    }
+
     /// Makes a coupon for `owner`. A store's money must be in the store's currency; its
     /// products must exist (`invalid_field` naming `productIds`).
     func create(
@@ -24,7 +29,7 @@ struct Coupons: Sendable {
     ) async throws -> Coupon {
         var storeCurrency: String?
         if case .store(let scope) = owner {
-            guard let currency = try await CouponQueries.currency(of: scope, on: database.client, logger: logger) else {
+            guard let currency = try await currency(in: scope, logger: logger) else {
                 throw CatalogueError.storeNotFound
             }
             storeCurrency = currency
