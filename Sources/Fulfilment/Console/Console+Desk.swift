@@ -110,8 +110,7 @@ extension Console {
     func deskPage(_ visit: Visit, verdict: DeskVerdict?, note: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         let csrf = ConsolePage.csrfInput(visit.session)
         // Who is waiting at the kerb (issue 27), refreshed live by the page's script.
-        let scope = try StoreScope(staff: visit.identity)
-        let open = try await api.orders.board(of: scope.store ?? StoreID(UUID()), in: scope, limit: 200, logger: visit.logger)
+        let waiting = try await api.orders.arrivals(in: try StoreScope(staff: visit.identity), logger: visit.logger)
         let noteHTML = note.map { $0.render(id: "desk-note") } ?? .empty
         return ConsolePage(
             title: "Desk", session: visit.session,
@@ -128,7 +127,7 @@ extension Console {
                 <video id="camera-view" hidden muted playsinline></video>
                 \(noteHTML)
                 \(verdict.map { $0.render(csrf: csrf) } ?? "<p class=\"hint\" id=\"desk-idle\">Ready for the next customer.</p>")
-                \(Self.arrivalsSection(open.items, now: api.clock(), csrf: nil))
+                \(Self.arrivalsSection(waiting, now: api.clock(), csrf: nil))
                 </div>
                 """,
             scripts: ["desk.js"], bodyClass: "desk"

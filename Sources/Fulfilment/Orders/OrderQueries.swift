@@ -105,6 +105,20 @@ enum OrderQueries {
         return try await page(rows, limit: limit)
     }
 
+    /// Open orders of the scope's store whose customer has arrived, longest wait first
+    /// (`orders_store_arrived`, migration 036).
+    static func arrivals(in scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> [OrderSummary] {
+        let rows = try await client.run(
+            """
+            SELECT \(unescaped: summaryColumns)
+            FROM orders o JOIN users u ON u.id = o.customer_id
+            WHERE o.store_id = \(scope) AND o.arrived_at IS NOT NULL AND o.status IN ('packaged', 'delivering')
+            ORDER BY o.arrived_at, o.id
+            LIMIT 200
+            """, logger: logger)
+        return try await page(rows, limit: 200).items
+    }
+
     private static let summaryColumns = """
         o.id, o.number, o.store_id, u.name, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text,
         (SELECT coalesce(sum(quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id), o.created_at,

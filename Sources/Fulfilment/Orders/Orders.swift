@@ -43,6 +43,13 @@ struct Orders: Sendable {
             store: store, in: scope, status: status, limit: limit, cursor: cursor, on: database.client, logger: logger)
     }
 
+    /// The caller's store's customers waiting at the kerb (issue 27): open orders whose customer
+    /// said "I'm here", longest wait first. The desk shows them beside every scan, so this reads
+    /// those orders alone (a partial index), not the whole board.
+    func arrivals(in scope: StoreScope, logger: Logger) async throws -> [OrderSummary] {
+        try await OrderQueries.arrivals(in: scope, on: database.client, logger: logger)
+    }
+
     /// The store's time zone when it has a calendar (the pages show its local times).
     func timeZone(ofStore store: StoreID, logger: Logger) async throws -> TimeZone? {
         try await CalendarQueries.calendar(store: store, on: database.client, logger: logger)?.timeZone
