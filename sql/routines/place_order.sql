@@ -111,8 +111,10 @@ BEGIN
         IF v_coupon.id IS NULL THEN
             RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'coupon_unknown', DETAIL = '{"code": "coupon_unknown"}';
         END IF;
-        SELECT array_agg(u.price * u.quantity ORDER BY u.i) INTO v_amounts
-          FROM unnest(unit_prices, quantities) WITH ORDINALITY AS u(price, quantity, i);
+        v_amounts := array_fill(0::bigint, ARRAY[cardinality(product_ids)]);
+        FOR i IN 1..cardinality(product_ids) LOOP
+            v_amounts[i] := unit_prices[i] * quantities[i];
+        END LOOP;
         v_refusal := coupon_refusal(v_coupon, p_customer, p_store, v_sum::bigint,
                                     coupon_eligible_amount(v_coupon, product_ids, v_amounts), now());
         IF v_refusal IS NOT NULL THEN
@@ -120,7 +122,9 @@ BEGIN
                 DETAIL = (v_refusal::jsonb || jsonb_build_object('currency', v_coupon.currency))::text;
         END IF;
         discounts := coupon_discounts(v_coupon, product_ids, v_amounts);
-        SELECT coalesce(sum(d), 0) INTO discount FROM unnest(discounts) AS d;
+        FOR i IN 1..cardinality(discounts) LOOP
+            discount := discount + discounts[i];
+        END LOOP;
         total := v_sum - discount;
     END IF;
     -- End of COUPONS-REDEEM's part (the redemption's rows are written after the order's).
