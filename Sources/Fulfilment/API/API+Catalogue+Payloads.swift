@@ -52,17 +52,20 @@ extension Components.Schemas.Product {
             regularPrice: product.sale.map { .init(amount: $0.regularAmount, currency: product.currency) }, saleEndsAt: product.sale?.endsAt,
             discontinued: product.discontinued,
             imageUrl: product.hasImage ? "/v1/products/\(id)/image" : nil,
-            availability: product.stock.map(Components.Schemas.Availability.init))
+            availability: product.stock.map(Components.Schemas.Availability.init),
+            rating: .init(average: product.rating.average, count: product.rating.count))
     }
 }
 
 extension Components.Schemas.LocateResult {
-    init(_ product: ProductRecord) {
+    /// A product's place; with `ingredient`, for that ingredient of a recipe (`locate?recipeId=`).
+    init(_ product: ProductRecord, ingredient: Recipe.Ingredient? = nil) {
         let location = product.stock?.location
         self.init(
             productId: product.id.description, name: product.name, brand: product.brand,
             located: location != nil, location: location.map(Components.Schemas.Location.init),
-            place: location?.sentence ?? LocationRecord.notLocatedSentence, available: product.stock?.available ?? 0)
+            place: location?.sentence ?? LocationRecord.notLocatedSentence, available: product.stock?.available ?? 0,
+            ingredientIndex: ingredient?.index, ingredient: ingredient?.text)
     }
 }
 

@@ -47,11 +47,19 @@ extension API {
 
     func locateProducts(_ input: Operations.LocateProducts.Input) async throws -> Operations.LocateProducts.Output {
         let store = try await existingStore(input.path.storeId)
+        // Where everything for a recipe is (issue 31), in aisle walk order, on one page.
+        if let recipe = input.query.recipeId {
+            guard input.query.q == nil else { throw CatalogueError.invalidField("q", "Give q or recipeId, not both.") }
+            let found = try await recipes.locate(try RecipeID.parse(recipe), at: store.id, viewer: .current, logger: logger)
+            let items = found.map { Components.Schemas.LocateResult($0.0, ingredient: $0.1) }
+            return .ok(.init(body: .json(.init(items: items, nextCursor: nil))))
+        }
+        guard let q = input.query.q else { throw CatalogueError.invalidField("q", "Say what to look for, or give a recipeId.") }
         let search = try ProductSearch(
-            text: input.query.q, storeID: store.id, category: nil, limit: try pageSize(input.query.limit), cursor: input.query.cursor)
+            text: q, storeID: store.id, category: nil, limit: try pageSize(input.query.limit), cursor: input.query.cursor)
         guard !search.text.isEmpty else { throw CatalogueError.invalidField("q", "Say what to look for.") }
         let page = try await catalogue.search(search, logger: logger)
-        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.LocateResult.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: page.items.map { Components.Schemas.LocateResult($0) }, nextCursor: page.nextCursor))))
     }
 
     func getProductImage(_ input: Operations.GetProductImage.Input) async throws -> Operations.GetProductImage.Output {

@@ -289,7 +289,7 @@ enum ProductQueries {
         p.id AS p_id, p.sku, p.barcode, p.name AS p_name, p.brand, p.description, p.category,
         store_price(p.id, s.store_id) AS price_amount, p.currency::text AS currency, p.discontinued, img.product_id IS NOT NULL AS has_image,
         store_regular_price(p.id, s.store_id) AS regular_amount, store_sale_ends_at(p.id, s.store_id) AS sale_ends_at,
-        s.store_id, s.on_hand, s.reserved, s.min_supply,
+        p.rating_count, p.rating_sum, s.store_id, s.on_hand, s.reserved, s.min_supply,
         a.id AS a_id, a.code AS a_code, a.name AS a_name, a.zone, s.bay, s.shelf
         """
 
@@ -321,6 +321,7 @@ enum ProductQueries {
             category: try r["category"].decode(String.self), priceAmount: try r["price_amount"].decode(Int64.self),
             currency: try r["currency"].decode(String.self), discontinued: try r["discontinued"].decode(Bool.self),
             hasImage: try r["has_image"].decode(Bool.self), stock: stock,
-            regularAmount: try r["regular_amount"].decode(Int64?.self), saleEndsAt: try r["sale_ends_at"].decode(Date?.self))
+            regularAmount: try r["regular_amount"].decode(Int64?.self), saleEndsAt: try r["sale_ends_at"].decode(Date?.self),
+            rating: Rating(count: Int(try r["rating_count"].decode(Int32.self)), sum: Int(try r["rating_sum"].decode(Int32.self))))
     }
 }

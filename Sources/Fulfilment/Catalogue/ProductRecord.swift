@@ -20,6 +20,8 @@ struct ProductRecord: Sendable, Equatable {
     var regularAmount: Int64?
     /// When the sale that sets `priceAmount` ends (`store_sale_ends_at`); nil without one.
     var saleEndsAt: Date?
+    /// Its visible reviews' ratings (issue 31), kept on the product's row.
+    var rating = Rating(count: 0, sum: 0)
 
     /// The regular price while a sale sets the price below it, and when that sale ends.
     var sale: (regularAmount: Int64, endsAt: Date?)? {

@@ -59,7 +59,7 @@ import Testing
     /// Operations that answer with the caller's own rows rather than about an object named in the
     /// request (no store, order or endpoint in the path): store B's manager is answered 200 with
     /// B's list, which must not hold any of A's.
-    static let callersOwnListings: Set<String> = ["listWebhooks"]
+    static let callersOwnListings: Set<String> = ["listWebhooks", "listReports", "listBlocks"]
 
     /// Store A and its objects: one of each kind a store-scoped route can name.
     struct StoreA {
@@ -74,6 +74,10 @@ import Testing
         var coupon: String
         var aisle: String
         var sale: String
+        /// A published news item, and a customer's recipe shared at A (reported, its author blocked).
+        var news: String
+        var recipe: String
+        var author: String
 
         var orderID: String { order["id"].string ?? "" }
 
@@ -81,12 +85,13 @@ import Testing
         var pathValues: [String: String] {
             [
                 "storeId": store, "couponId": coupon, "orderId": orderID, "pickListId": pickList, "webhookId": webhook, "deliveryId": delivery,
-                "userId": staff.userID, "productId": product, "aisleId": aisle, "saleId": sale,
+                "userId": staff.userID, "productId": product, "aisleId": aisle, "saleId": sale, "newsId": news,
+                "kind": "recipe", "contentId": recipe,
             ]
         }
 
         /// Every id of A's that a list answered to another store must not hold.
-        var ids: [String] { [store, coupon, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale] }
+        var ids: [String] { [store, coupon, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale, news, recipe, author] }
 
         /// A valid body for each store-scoped operation that takes one, naming A's objects: what
         /// A's own staff could send and be answered 2xx.
@@ -120,6 +125,9 @@ import Testing
                 "previewCollection": ["token": order["pickupToken"]],
                 "createWebhook": ["url": "https://partner.example/b", "eventTypes": ["order.placed"], "storeId": .string(store)],
                 "updateWebhook": ["description": "Changed by another store", "enabled": true],
+                "createNews": ["title": "Intruder's news", "bodyMarkdown": "Not ours", "published": true],
+                "updateNews": ["title": "Rewritten by another store", "bodyMarkdown": "x", "published": true],
+                "blockAuthor": ["userId": .string(author), "reason": "Another store's author"],
             ]
         }
 
@@ -161,12 +169,30 @@ import Testing
                 SELECT $1, $2, e.id, 'failed', 7, 500 FROM events e WHERE e.store_id = $1 AND e.order_id = $3 LIMIT 1
                 RETURNING id
                 """, [store, webhookID, orderID], on: app.database)
+            let news = try await expect2xx(
+                app.request(
+                    .post, "/v1/stores/\(store)/news", json: ["title": "A's news", "bodyMarkdown": "Hello", "published": true],
+                    token: manager.token), "A's news")
+            let author = try await app.registerCustomer()
+            try await expect2xx(app.request(.put, "/v1/cart", json: ["storeId": .string(store)], token: author.token), "the author's store")
+            let recipe = try await expect2xx(
+                app.request(
+                    .post, "/v1/recipes",
+                    json: ["title": "A's recipe", "bodyMarkdown": "Mix.", "servings": 2, "ingredients": [["text": "Rum", "productId": .string(product)]]],
+                    token: author.token), "A's recipe")
+            let recipeID = try #require(recipe.json["id"].string)
+            try await expect2xx(
+                app.request(.post, "/v1/reports", json: ["kind": "recipe", "contentId": .string(recipeID), "reason": "spam"], token: staff.token),
+                "a report of A's recipe")
+            try await expect2xx(
+                app.request(.post, "/v1/moderation/blocks", json: ["userId": .string(author.userID)], token: manager.token), "A blocks its author")
             return StoreA(
                 store: store, staff: staff, manager: manager, order: order, product: product,
                 pickList: try #require(pickList.json["id"].string), webhook: webhookID,
                 delivery: try #require(delivery.first?[0], "no event of A's order to deliver"),
                 coupon: try #require(coupon.json["id"].string), aisle: aisle,
-                sale: try #require(sale.json["id"].string))
+                sale: try #require(sale.json["id"].string), news: try #require(news.json["id"].string), recipe: recipeID,
+                author: author.userID)
         }
     }
 

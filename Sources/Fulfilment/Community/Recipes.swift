@@ -1,0 +1,87 @@
+import Logging
+
+/// Recipes: anyone reads and searches them (hidden ones only their author and moderators), anyone
+/// signed in shares one (through `PostingQueries`' gate), its author edits or deletes it, and a
+/// customer puts it in their cart in one statement (`add_recipe_to_cart`).
+struct Recipes: Sendable {
+    let database: Database
+
+    struct Search: Sendable {
+        var text: String?
+        var product: ProductID?
+        var store: StoreID?
+        var limit: Int
+        var cursor: String?
+    }
+
+    func search(_ search: Search, viewer: Viewer, logger: Logger) async throws -> Page<Recipe> {
+        try await RecipeQueries.search(search, viewer: viewer, on: database.client, logger: logger)
+    }
+
+    func recipe(_ id: RecipeID, at store: StoreID?, viewer: Viewer, logger: Logger) async throws -> Recipe {
+        guard let recipe = try await RecipeQueries.recipe(id, at: store, viewer: viewer, on: database.client, logger: logger) else {
+            throw ContentError.recipeNotFound
+        }
+        return recipe
+    }
+
+    /// Shares a recipe at `store`: a staff member's own store; a customer's choice, or else the
+    /// store they chose for browsing; the chain's admin's choice, or none.
+    func create(_ draft: Recipe.Draft, at store: StoreID?, by author: Identity, logger: Logger) async throws -> Recipe {
+        if author.role.worksInStore, let store, store != author.storeID {
+            throw ContentError.invalidField("storeId", "Staff share recipes at their own store.")
+        }
+        let store = author.role.worksInStore ? author.storeID : store
+        let viewer = Viewer(user: author.userID, role: author.role, store: author.storeID)
+        let id = try await database.transaction(logger: logger) { connection in
+            try await PostingQueries.admit(author.userID, on: connection, logger: logger)
+            return try await RecipeQueries.create(draft, at: store, by: author.userID, on: connection, logger: logger)
+        }
+        return try await recipe(id, at: nil, viewer: viewer, logger: logger)
+    }
+
+    func update(_ id: RecipeID, _ draft: Recipe.Draft, by author: Identity, logger: Logger) async throws -> Recipe {
+        let viewer = Viewer(user: author.userID, role: author.role, store: author.storeID)
+        try await database.transaction(logger: logger) { connection in
+            try await PostingQueries.admit(author.userID, on: connection, logger: logger)
+            switch try await RecipeQueries.update(id, draft, by: author.userID, on: connection, logger: logger) {
+            case .deleted: return
+            case .notAuthor: throw ContentError.notAuthor
+            case .notFound: throw ContentError.recipeNotFound
+            }
+        }
+        return try await recipe(id, at: nil, viewer: viewer, logger: logger)
+    }
+
+    func delete(_ id: RecipeID, by user: UserID, logger: Logger) async throws {
+        switch try await RecipeQueries.delete(id, by: user, on: database.client, logger: logger) {
+        case .deleted: return
+        case .notAuthor: throw ContentError.notAuthor
+        case .notFound: throw ContentError.recipeNotFound
+        }
+    }
+
+    /// Every linked ingredient into the customer's cart, scaled to `servings` (the recipe's when
+    /// nil) and rounded up, skipping the ingredients `skip` names; one statement, one transaction.
+    func addToCart(_ id: RecipeID, servings: Int?, skip: [Int], customer: UserID, logger: Logger) async throws -> RecipeToCart {
+        if let servings, !Recipe.servingsRange.contains(servings) { throw ContentError.invalidField("servings", "Servings are 1 to 100.") }
+        guard skip.count <= Recipe.maximumIngredients, skip.allSatisfy({ (0..<Recipe.maximumIngredients).contains($0) }) else {
+            throw ContentError.invalidField("skip", "Skip names ingredients by their index, 0 to 99.")
+        }
+        switch try await RecipeQueries.addToCart(id, servings: servings, skip: skip, customer: customer, on: database.client, logger: logger) {
+        case .done(let result): return result
+        case .refused("no_store_chosen", _): throw ContentError.noStoreChosen
+        case .refused("unknown_ingredient", let index):
+            throw ContentError.invalidField("skip", "The recipe has no ingredient \(index ?? 0).")
+        case .refused: throw ContentError.recipeNotFound
+        }
+    }
+
+    /// Where everything for the recipe is at `store`, in aisle walk order.
+    func locate(_ id: RecipeID, at store: StoreID, viewer: Viewer, logger: Logger) async throws -> [(ProductRecord, Recipe.Ingredient)] {
+        guard let found = try await RecipeQueries.locate(id, at: store, viewer: viewer, on: database.client, logger: logger) else {
+            throw ContentError.recipeNotFound
+        }
+        return found
+    }
+}
