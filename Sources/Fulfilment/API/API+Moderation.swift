@@ -35,7 +35,8 @@ extension API {
         guard let id = UUID(uuidString: text) else { throw kind.notFound }
         let done = try await moderation.moderate(
             kind, id, hide: hide, by: identity.userID, in: try StoreScope(managerOrAdmin: identity), logger: logger)
-        return .init(kind: .init(rawValue: kind.rawValue) ?? .comment, contentId: id.uuidString.lowercased(), hidden: done.hidden,
+        return .init(
+            kind: .init(rawValue: kind.rawValue) ?? .comment, contentId: id.uuidString.lowercased(), hidden: done.hidden,
             resolvedReports: done.resolved)
     }
 

@@ -47,10 +47,9 @@ extension API {
     }
 
     func addRecipeToCart(_ input: Operations.AddRecipeToCart.Input) async throws -> Operations.AddRecipeToCart.Output {
-        var body: Components.Schemas.RecipeToCartRequest?
-        if case .json(let json)? = input.body { body = json }
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let result = try await recipes.addToCart(
-            try RecipeID.parse(input.path.recipeId), servings: body?.servings, skip: body?.skip ?? [], customer: try Identity.required.userID,
+            try RecipeID.parse(input.path.recipeId), servings: body.servings, skip: body.skip ?? [], customer: try Identity.required.userID,
             logger: logger)
         return .ok(.init(body: .json(.init(result))))
     }

@@ -24,12 +24,17 @@ struct AccessMiddleware: ServerMiddleware {
             throw AccessError.forbidden
         }
         if access == .anyone {
+            // A public read that shows its author and moderators more (issue 31: hidden content,
+            // drafts) knows a signed-in caller; a token that admits nobody reads as anonymous.
+            if AccessPolicy.publicReadsKnowingCaller.contains(operationID), let token = scope.bearerToken,
+                let identity = try? await admit(presented(token, operationID, metadata), logger: scope.logger)
+            {
+                return try await Identity.$current.withValue(identity) { try await next(request, body, metadata) }
+            }
             return try await next(request, body, metadata)
         }
         guard let token = scope.bearerToken else { throw AccessError.unauthenticated }
-        let session = PresentedSession(
-            tokenHash: SessionToken.hash(token), lifetime: sessionLifetime, operationID: operationID,
-            storeInPath: metadata.pathParameters["storeId"].map(String.init))
+        let session = presented(token, operationID, metadata)
         if AccessPolicy.resolvedInStatement.contains(operationID) {
             do {
                 return try await PresentedSession.$current.withValue(session) {
@@ -45,6 +50,12 @@ struct AccessMiddleware: ServerMiddleware {
         return try await Identity.$current.withValue(identity) {
             try await next(request, body, metadata)
         }
+    }
+
+    private func presented(_ token: String, _ operationID: String, _ metadata: ServerRequestMetadata) -> PresentedSession {
+        PresentedSession(
+            tokenHash: SessionToken.hash(token), lifetime: sessionLifetime, operationID: operationID,
+            storeInPath: metadata.pathParameters["storeId"].map(String.init))
     }
 
     private func admit(_ session: PresentedSession, logger: Logger) async throws -> Identity {

@@ -43,6 +43,13 @@ enum Access: Sendable, Equatable {
 }
 
 enum AccessPolicy {
+    /// Public reads (`.anyone`) that answer a signed-in caller more when a token is presented:
+    /// hidden community content to its author and moderators, a news draft to its store's staff
+    /// (issue 31). The token is resolved as on any route; one that admits nobody reads as anonymous.
+    static let publicReadsKnowingCaller: Set<String> = [
+        "getNews", "listNewsComments", "listRecipes", "getRecipe", "listRecipeComments", "listReviews", "locateProducts",
+    ]
+
     static let operations: [String: Access] = [
         // Operations
         "getHealth": .anyone,

@@ -178,7 +178,10 @@ import Testing
             let recipe = try await expect2xx(
                 app.request(
                     .post, "/v1/recipes",
-                    json: ["title": "A's recipe", "bodyMarkdown": "Mix.", "servings": 2, "ingredients": [["text": "Rum", "productId": .string(product)]]],
+                    json: [
+                        "title": "A's recipe", "bodyMarkdown": "Mix.", "servings": 2,
+                        "ingredients": [["text": "Rum", "productId": .string(product)]],
+                    ],
                     token: author.token), "A's recipe")
             let recipeID = try #require(recipe.json["id"].string)
             try await expect2xx(
