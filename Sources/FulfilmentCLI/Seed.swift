@@ -57,6 +57,9 @@ func seedDemo(connection: ConnectionInfo, signer: PickupTokenSigner, logger: Log
         try await DemoKerbside.prepare(
             into: database, orders: orders, store: StoreID(summary.storeID), staffEmail: DemoAccounts.staff.email,
             customerEmail: DemoAccounts.customer.email, logger: logger)
+        try await DemoContent.prepare(
+            into: database, store: StoreID(summary.storeID), managerEmail: DemoAccounts.manager.email,
+            customerEmail: DemoAccounts.customer.email, logger: logger)
         announce(
             "Loaded the demo store (\(summary.products) products, pending orders \(orders.map { "#\($0)" }.joined(separator: ", "))). Demo accounts:")
         for (label, account) in [
@@ -67,6 +70,7 @@ func seedDemo(connection: ConnectionInfo, signer: PickupTokenSigner, logger: Log
         announce(
             "Kerbside: order #\(orders.first ?? 0) waits for its customer's answer to a substitute (\(DemoKerbside.substitute.given) for "
                 + "\(DemoKerbside.substitute.original)); order #\(orders.last ?? 0)'s customer is at bay \(DemoKerbside.bay) (/console/orders).")
+        announce("Community: news and the recipes \(DemoContent.recipeTitles.joined(separator: " and ")) (GET /v1/recipes; /console/news).")
         announce("Demo coupon: \(DemoCoupons.code) at the demo store, \(DemoCoupons.description) (PUT /v1/cart/coupon).")
     }
 }

@@ -34,6 +34,8 @@ struct Console: Sendable {
         registerStores(on: router)
         registerSales(on: router)
         registerCoupons(on: router)
+        registerNews(on: router)
+        registerModeration(on: router)
         // Any other console address: a page saying so, not the API's JSON 404.
         router.get("/console/**") { request, context in
             let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger)

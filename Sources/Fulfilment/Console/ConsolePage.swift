@@ -74,6 +74,8 @@ struct ConsolePage: Sendable {
         if role == .manager { links.append("<a href=\"/console/stock\">Stock</a>") }
         if role == .manager { links.append("<a href=\"/console/sales\">Sales</a>") }
         if role == .manager { links.append("<a href=\"/console/coupons\">Coupons</a>") }
+        if role == .manager { links.append("<a href=\"/console/news\">News</a>") }
+        if role == .manager || role == .admin { links.append("<a href=\"/console/moderation\">Moderation</a>") }
         return """
             <header class="top">
             <span class="brand">Fulfilment</span>

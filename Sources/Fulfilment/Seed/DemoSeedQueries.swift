@@ -96,3 +96,20 @@ enum DemoSeedQueries {
         return nil
     }
 }
+
+extension DemoSeedQueries {
+    /// A catalogue line stocked only at the store with `storeCode` (the demo's uncarried ingredient).
+    static func insertCatalogueOnly(
+        sku: String, name: String, price: Int64, currency: String, stockedAt storeCode: String, on client: PostgresClient, logger: Logger
+    ) async throws -> ProductID {
+        let rows = try await client.run(
+            """
+            WITH p AS (
+                INSERT INTO products (sku, name, brand, category, price_amount, currency)
+                VALUES (\(sku), \(name), 'Quick Cart', 'Meat & Fish', \(price), \(currency)) RETURNING id),
+            s AS (INSERT INTO stock (store_id, product_id, on_hand) SELECT st.id, p.id, 12 FROM stores st, p WHERE st.code = \(storeCode))
+            SELECT id FROM p
+            """, logger: logger)
+        return ProductID(try rows.collect()[0].decode(UUID.self))
+    }
+}
