@@ -112,14 +112,20 @@ extension API {
             case .jpeg(let body): (body, .jpeg)
             case .binary(let body): (body, nil)
             }
+        let image = try await uploadedImage(body, declared: declared)
+        return .ok(.init(body: .json(.init(try await catalogue.setImage(image, of: id, logger: logger)))))
+    }
+
+    /// An uploaded image (a product's, a news item's, a recipe's), read only up to the limit and
+    /// checked by its bytes (`ProductImage`).
+    func uploadedImage(_ body: HTTPBody, declared: ProductImage.Kind?) async throws -> ProductImage {
         var bytes = Data()
         for try await chunk in body {
             bytes.append(contentsOf: chunk)
             // Stop reading as soon as it is too large; never hold more than the limit.
             if bytes.count > ProductImage.maximumBytes { throw CatalogueError.imageTooLarge(limit: ProductImage.maximumBytes) }
         }
-        let image = try ProductImage(bytes: bytes, declared: declared)
-        return .ok(.init(body: .json(.init(try await catalogue.setImage(image, of: id, logger: logger)))))
+        return try ProductImage(bytes: bytes, declared: declared)
     }
 
     // MARK: Helpers

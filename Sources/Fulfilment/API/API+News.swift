@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPIRuntime
 
 /// A store's news (issue 31): anyone reads what is published; the store's manager writes it.
 /// The store in the path is the caller's for writes (`AccessMiddleware`); `News` binds the
@@ -45,6 +46,29 @@ extension API {
         return .noContent(.init())
     }
 
+    func getNewsImage(_ input: Operations.GetNewsImage.Input) async throws -> Operations.GetNewsImage.Output {
+        let store = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
+        guard let id = NewsID(input.path.newsId) else { throw ContentError.newsNotFound }
+        let image = try await news.image(of: id, at: store, viewer: .current, logger: logger)
+        switch image.kind {
+        case .png: return .ok(.init(headers: .init(eTag: image.etag), body: .png(HTTPBody(image.bytes))))
+        case .jpeg: return .ok(.init(headers: .init(eTag: image.etag), body: .jpeg(HTTPBody(image.bytes))))
+        }
+    }
+
+    func uploadNewsImage(_ input: Operations.UploadNewsImage.Input) async throws -> Operations.UploadNewsImage.Output {
+        _ = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
+        guard let id = NewsID(input.path.newsId) else { throw ContentError.newsNotFound }
+        let image: ProductImage =
+            switch input.body {
+            case .png(let body): try await uploadedImage(body, declared: .png)
+            case .jpeg(let body): try await uploadedImage(body, declared: .jpeg)
+            case .binary(let body): try await uploadedImage(body, declared: nil)
+            }
+        let item = try await news.setImage(image, of: id, in: try StoreScope(staff: try Identity.required), logger: logger)
+        return .ok(.init(body: .json(.init(item))))
+    }
+
     func listNewsComments(_ input: Operations.ListNewsComments.Input) async throws -> Operations.ListNewsComments.Output {
         let store = try StoreID.parse(input.path.storeId, notFound: .storeNotFound)
         guard let id = NewsID(input.path.newsId) else { throw ContentError.newsNotFound }
@@ -67,7 +91,8 @@ extension Components.Schemas.NewsItem {
         self.init(
             id: item.id.description, storeId: item.store.description, title: item.title, bodyMarkdown: item.bodyMarkdown,
             bodyHtml: Markdown.html(item.bodyMarkdown), published: item.published, publishedAt: item.publishedAt, pinned: item.pinned,
-            commentCount: item.commentCount, createdAt: item.createdAt, updatedAt: item.updatedAt)
+            imageUrl: item.hasImage ? "/v1/stores/\(item.store.description)/news/\(item.id.description)/image" : nil, commentCount: item.commentCount,
+            createdAt: item.createdAt, updatedAt: item.updatedAt)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPIRuntime
 
 /// Recipes, their comments and putting one in the cart (issue 31).
 extension API {
@@ -44,6 +45,25 @@ extension API {
     func deleteRecipe(_ input: Operations.DeleteRecipe.Input) async throws -> Operations.DeleteRecipe.Output {
         try await recipes.delete(try RecipeID.parse(input.path.recipeId), by: try Identity.required.userID, logger: logger)
         return .noContent(.init())
+    }
+
+    func getRecipeImage(_ input: Operations.GetRecipeImage.Input) async throws -> Operations.GetRecipeImage.Output {
+        let image = try await recipes.image(of: try RecipeID.parse(input.path.recipeId), viewer: .current, logger: logger)
+        switch image.kind {
+        case .png: return .ok(.init(headers: .init(eTag: image.etag), body: .png(HTTPBody(image.bytes))))
+        case .jpeg: return .ok(.init(headers: .init(eTag: image.etag), body: .jpeg(HTTPBody(image.bytes))))
+        }
+    }
+
+    func uploadRecipeImage(_ input: Operations.UploadRecipeImage.Input) async throws -> Operations.UploadRecipeImage.Output {
+        let id = try RecipeID.parse(input.path.recipeId)
+        let image: ProductImage =
+            switch input.body {
+            case .png(let body): try await uploadedImage(body, declared: .png)
+            case .jpeg(let body): try await uploadedImage(body, declared: .jpeg)
+            case .binary(let body): try await uploadedImage(body, declared: nil)
+            }
+        return .ok(.init(body: .json(.init(try await recipes.setImage(image, of: id, by: try Identity.required, logger: logger)))))
     }
 
     func addRecipeToCart(_ input: Operations.AddRecipeToCart.Input) async throws -> Operations.AddRecipeToCart.Output {
@@ -95,6 +115,7 @@ extension Components.Schemas.Recipe {
         self.init(
             id: recipe.id.description, storeId: recipe.store?.description, author: .init(recipe.author), title: recipe.title,
             bodyMarkdown: recipe.bodyMarkdown, bodyHtml: Markdown.html(recipe.bodyMarkdown), servings: recipe.servings,
+            imageUrl: recipe.hasImage ? "/v1/recipes/\(recipe.id.description)/image" : nil,
             ingredients: recipe.ingredients.map {
                 .init(
                     index: $0.index, text: $0.text, productId: $0.product?.description, productName: $0.productName, quantity: $0.quantity,

@@ -47,7 +47,8 @@ enum AccessPolicy {
     /// hidden community content to its author and moderators, a news draft to its store's staff
     /// (issue 31). The token is resolved as on any route; one that admits nobody reads as anonymous.
     static let publicReadsKnowingCaller: Set<String> = [
-        "getNews", "listNewsComments", "listRecipes", "getRecipe", "listRecipeComments", "listReviews", "locateProducts",
+        "getNews", "getNewsImage", "listNewsComments", "listRecipes", "getRecipe", "getRecipeImage", "listRecipeComments", "listReviews",
+        "locateProducts",
     ]
 
     static let operations: [String: Access] = [
@@ -168,6 +169,10 @@ enum AccessPolicy {
         "createNews": .manager,
         "updateNews": .manager,
         "deleteNews": .manager,
+        "getNewsImage": .anyone,
+        "uploadNewsImage": .manager,
+        "getRecipeImage": .anyone,
+        "uploadRecipeImage": .signedIn,
         "listNewsComments": .anyone,
         "createNewsComment": .signedIn,
         "listRecipes": .anyone,

@@ -8,6 +8,7 @@ enum ContentError: Error, APIErrorConvertible, Equatable {
     case commentNotFound
     case reviewNotFound
     case productNotFound
+    case imageNotFound
     case userNotFound
     case storeNotFound
     case invalidField(String, String)
@@ -29,6 +30,7 @@ enum ContentError: Error, APIErrorConvertible, Equatable {
         case .commentNotFound: .notFound("The comment")
         case .reviewNotFound: .notFound("The review")
         case .productNotFound: .notFound("The product")
+        case .imageNotFound: .notFound("The image")
         case .userNotFound: .notFound("The user")
         case .storeNotFound: .notFound("The store")
         case .invalidField(let field, let message): .invalidField(field, message)

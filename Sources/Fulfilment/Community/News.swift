@@ -35,6 +35,24 @@ struct News: Sendable {
         return item
     }
 
+    /// Sets or replaces the item's image (checked as product images are: `ProductImage`).
+    func setImage(_ image: ProductImage, of id: NewsID, in scope: StoreScope, logger: Logger) async throws -> NewsItem {
+        guard let store = scope.store, try await NewsQueries.item(id, at: store, on: database.client, logger: logger) != nil else {
+            throw ContentError.newsNotFound
+        }
+        try await ContentImageQueries.store(image, of: .news(id), on: database.client, logger: logger)
+        return try await item(id, at: store, viewer: Viewer(role: .manager, store: store), logger: logger)
+    }
+
+    /// The item's image, to whoever may read the item.
+    func image(of id: NewsID, at store: StoreID, viewer: Viewer, logger: Logger) async throws -> ProductImage {
+        _ = try await item(id, at: store, viewer: viewer, logger: logger)
+        guard let image = try await ContentImageQueries.image(of: .news(id), on: database.client, logger: logger) else {
+            throw ContentError.imageNotFound
+        }
+        return image
+    }
+
     func delete(_ id: NewsID, in scope: StoreScope, logger: Logger) async throws {
         guard try await NewsQueries.delete(id, in: scope, on: database.client, logger: logger) else { throw ContentError.newsNotFound }
     }

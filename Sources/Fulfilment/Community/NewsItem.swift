@@ -14,6 +14,7 @@ struct NewsItem: Sendable, Equatable {
     var commentCount: Int
     var createdAt: Date
     var updatedAt: Date
+    var hasImage = false
 
     /// What a manager writes, checked: a title of 1 to 200 characters, a body of at most 20,000.
     struct Draft: Sendable, Equatable {

@@ -7,7 +7,7 @@ enum NewsQueries {
     static let columns = """
         n.id, n.store_id, n.title, n.body_markdown, n.published, n.published_at, n.pinned,
         (SELECT count(*) FROM comments c WHERE c.news_id = n.id AND c.hidden_at IS NULL)::int4 AS comment_count,
-        n.created_at, n.updated_at
+        n.created_at, n.updated_at, EXISTS (SELECT 1 FROM content_images ci WHERE ci.news_id = n.id)
         """
 
     /// The keyset of the readers' order: pinned first, then newest published, then id.
@@ -34,7 +34,7 @@ enum NewsQueries {
         var items: [(NewsItem, Int64)] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            items.append((try item(r), try r[10].decode(Int64.self)))
+            items.append((try item(r), try r[11].decode(Int64.self)))
         }
         let page = Array(items.prefix(limit))
         let next = items.count > limit ? page.last.map { PageCursor.encode(Cursor(p: $0.0.pinned, t: $0.1, id: $0.0.id.rawValue)) } : nil
@@ -100,6 +100,6 @@ enum NewsQueries {
             id: NewsID(try r[0].decode(UUID.self)), store: StoreID(try r[1].decode(UUID.self)), title: try r[2].decode(String.self),
             bodyMarkdown: try r[3].decode(String.self), published: try r[4].decode(Bool.self), publishedAt: try r[5].decode(Date?.self),
             pinned: try r[6].decode(Bool.self), commentCount: Int(try r[7].decode(Int32.self)), createdAt: try r[8].decode(Date.self),
-            updatedAt: try r[9].decode(Date.self))
+            updatedAt: try r[9].decode(Date.self), hasImage: try r[10].decode(Bool.self))
     }
 }

@@ -28,6 +28,7 @@ struct Recipe: Sendable {
     var hidden: Bool
     var createdAt: Date
     var updatedAt: Date
+    var hasImage = false
 
     static let maximumIngredients = 100
     static let servingsRange = 1...100

@@ -8,7 +8,7 @@ enum RecipeQueries {
     static let columns = """
         r.id, r.store_id, r.author_id, coalesce(u.name, 'A former customer'), r.title, r.body_markdown, r.servings,
         (SELECT count(*) FROM comments c WHERE c.recipe_id = r.id AND c.hidden_at IS NULL)::int4,
-        r.hidden_at IS NOT NULL, r.created_at, r.updated_at
+        r.hidden_at IS NOT NULL, r.created_at, r.updated_at, EXISTS (SELECT 1 FROM content_images ci WHERE ci.recipe_id = r.id)
         """
 
     /// The listing's keyset: relevance (negated rank) with a query, else newest (negated
@@ -40,7 +40,7 @@ enum RecipeQueries {
         var found: [(Recipe, Double)] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            found.append((try recipe(r), try r[11].decode(Double.self)))
+            found.append((try recipe(r), try r[12].decode(Double.self)))
         }
         let page = Array(found.prefix(search.limit))
         let next = found.count > search.limit ? page.last.map { PageCursor.encode(Cursor(k: $0.1, id: $0.0.id.rawValue)) } : nil
@@ -211,7 +211,7 @@ enum RecipeQueries {
             author: Author(id: try r[2].decode(UUID?.self).map(UserID.init), name: try r[3].decode(String.self)),
             title: try r[4].decode(String.self), bodyMarkdown: try r[5].decode(String.self), servings: Int(try r[6].decode(Int32.self)),
             ingredients: [], carried: nil, commentCount: Int(try r[7].decode(Int32.self)), hidden: try r[8].decode(Bool.self),
-            createdAt: try r[9].decode(Date.self), updatedAt: try r[10].decode(Date.self))
+            createdAt: try r[9].decode(Date.self), updatedAt: try r[10].decode(Date.self), hasImage: try r[11].decode(Bool.self))
     }
 }
 

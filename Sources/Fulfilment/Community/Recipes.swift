@@ -53,6 +53,24 @@ struct Recipes: Sendable {
         return try await recipe(id, at: nil, viewer: viewer, logger: logger)
     }
 
+    /// Sets or replaces the recipe's image; its author's alone.
+    func setImage(_ image: ProductImage, of id: RecipeID, by author: Identity, logger: Logger) async throws -> Recipe {
+        let viewer = Viewer(user: author.userID, role: author.role, store: author.storeID)
+        let found = try await recipe(id, at: nil, viewer: viewer, logger: logger)
+        guard found.author.id == author.userID else { throw ContentError.notAuthor }
+        try await ContentImageQueries.store(image, of: .recipe(id), on: database.client, logger: logger)
+        return try await recipe(id, at: nil, viewer: viewer, logger: logger)
+    }
+
+    /// The recipe's image, to whoever may read the recipe.
+    func image(of id: RecipeID, viewer: Viewer, logger: Logger) async throws -> ProductImage {
+        _ = try await recipe(id, at: nil, viewer: viewer, logger: logger)
+        guard let image = try await ContentImageQueries.image(of: .recipe(id), on: database.client, logger: logger) else {
+            throw ContentError.imageNotFound
+        }
+        return image
+    }
+
     func delete(_ id: RecipeID, by user: UserID, logger: Logger) async throws {
         switch try await RecipeQueries.delete(id, by: user, on: database.client, logger: logger) {
         case .deleted: return

@@ -32,7 +32,8 @@ struct BodyLimit: Sendable {
     /// which read nothing but forms.
     static func of(method: HTTPRequest.Method, path: String) -> BodyLimit {
         if !path.hasPrefix("/v1/") { return .form }
-        if method == .put, path.hasPrefix("/v1/products/"), path.hasSuffix("/image") { return .image }
+        // Product, news and recipe images (PUT .../image).
+        if method == .put, path.hasSuffix("/image") { return .image }
         if method == .post, path == "/v1/payments/webhook" { return .providerWebhook }
         return .json
     }

@@ -128,6 +128,8 @@ import Testing
                 "createNews": ["title": "Intruder's news", "bodyMarkdown": "Not ours", "published": true],
                 "updateNews": ["title": "Rewritten by another store", "bodyMarkdown": "x", "published": true],
                 "blockAuthor": ["userId": .string(author), "reason": "Another store's author"],
+                // An image route takes bytes; refused before any body is read, so any body will do.
+                "uploadNewsImage": ["image": "bytes"],
             ]
         }
 

@@ -107,3 +107,34 @@ struct NewsAndRecipeTests {
         }
     }
 }
+
+@Suite("News and recipe images: checked as product images are, set by the item's writer, served to its readers")
+struct ContentImageTests {
+    @Test("a recipe's author and a store's manager set images; others are refused; a non-image is 415; readers get the bytes and an imageUrl")
+    func images() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let manager = try await app.signIn(role: .manager, store: store)
+            let cook = try await app.registerCustomer()
+            let recipe = try #require(try await app.shareRecipe(cook, [("Rice", nil, nil)])["id"].string)
+            let path = "/v1/recipes/\(recipe)/image"
+            let stranger = try await app.registerCustomer()
+            #expect(try await app.upload(path, bytes: tinyPNG, contentType: "image/png", token: stranger.token).status == .forbidden)
+            #expect(
+                try await app.upload(path, bytes: Array("<svg/>".utf8), contentType: "image/png", token: cook.token).status == .unsupportedMediaType)
+            let stored = try await app.upload(path, bytes: tinyPNG, contentType: "image/png", token: cook.token)
+            #expect(stored.status == .ok && stored.json["imageUrl"].string == path)
+            let served = try await app.request(.get, path)
+            #expect(served.status == .ok && Array(served.body) == tinyPNG)
+
+            let news = try #require(
+                try await app.request(
+                    .post, "/v1/stores/\(store)/news", json: ["title": "Draft", "bodyMarkdown": "", "published": false], token: manager.token
+                ).json["id"].string)
+            let newsPath = "/v1/stores/\(store)/news/\(news)/image"
+            #expect(try await app.upload(newsPath, bytes: tinyPNG, contentType: "image/png", token: manager.token).status == .ok)
+            #expect(try await app.request(.get, newsPath).status == .notFound, "a draft's image is not public")
+            #expect(try await app.request(.get, newsPath, token: manager.token).status == .ok)
+        }
+    }
+}
