@@ -12,15 +12,16 @@ enum ConsoleStyles {
         header.top { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; padding: .6rem 1rem; background: #0d2740; color: #fff; }
         header.top a { color: #fff; text-decoration: none; font-weight: 600; margin-right: 1rem; }
         header.top .brand { font-weight: 800; letter-spacing: .03em; }
-        header.top nav { flex: 1; }
+        header.top nav { flex: 1; display: flex; flex-wrap: wrap; row-gap: .3rem; }
         header.top form.signout { margin: 0; }
         h1 { font-size: 1.6rem; margin: .4rem 0 1rem; }
         button, .button { font: inherit; font-weight: 700; padding: .55rem 1.1rem; border-radius: 6px; border: 2px solid var(--accent);
                  background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; display: inline-block; }
         button.secondary, .button.secondary { background: #fff; color: var(--accent); }
         button.danger { background: var(--bad); border-color: var(--bad); }
-        input, select { font: inherit; padding: .45rem .6rem; border: 2px solid var(--line); border-radius: 6px; }
-        input, select, button, .button, progress, img { max-width: 100%; }
+        input, select, textarea { font: inherit; padding: .45rem .6rem; border: 2px solid var(--line); border-radius: 6px; }
+        input, select, textarea, button, .button, progress, img { max-width: 100%; }
+        textarea { box-sizing: border-box; width: 100%; }
         label { font-weight: 600; }
         table { border-collapse: collapse; width: 100%; background: #fff; }
         th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }

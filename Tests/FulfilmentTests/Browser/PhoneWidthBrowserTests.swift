@@ -105,6 +105,8 @@ struct PhoneWidthBrowserTests {
                 // The search is kept as typed, spaces and all (a query's `+` is a space).
                 #expect(try await browser.attribute("#q", "value") == "Blue Mountain")
                 try await Self.fits(browser, "stock-search")
+                try await check("/console/news", until: "#news-editor", "news")
+                try await check("/console/moderation", until: "h1", "moderation")
 
                 try await switchTo(admin, "stores")
                 #expect(try await browser.text("main").contains("Half Way Tree Superstore"))
