@@ -97,7 +97,7 @@ func buildRouter(
     // also pretty-prints, whitespace the encoder writes and the wire carries (issue 15).
     try api.registerHandlers(
         on: router, configuration: .init(dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
-        middlewares: [access, WebhookSignatureMiddleware(secret: webhookSecret)])
+        middlewares: [access, WebhookSignatureMiddleware(secret: webhookSecret), ExportMiddleware(database: database)])
     Console(api: api, secureCookies: secureCookies).register(on: router)
     return router
 }

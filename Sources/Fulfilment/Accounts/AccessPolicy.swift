@@ -62,6 +62,12 @@ enum AccessPolicy {
         "login": .anyone,
         "logout": .signedIn,
         "getMe": .signedIn,
+        // Privacy (issue 32): one's own data and account; the admin erases customers on request,
+        // a manager their store's staff (bound in the SQL too).
+        "exportMe": .signedIn,
+        "eraseMe": .signedIn,
+        "eraseUser": .admin,
+        "eraseStaff": .manager,
         "createStoreAccount": .manager,
         "disableStaff": .manager,
         "enableStaff": .manager,

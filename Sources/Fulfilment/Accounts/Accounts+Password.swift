@@ -16,16 +16,7 @@ extension Accounts {
             // The same rules as registration, reported against this request's field names.
             throw AccountError.inField(error, field: error == .passwordMismatch ? "newPasswordConfirmation" : "newPassword")
         }
-        // No password is longer (the rules cap it for bcrypt), so a longer one cannot be right.
-        guard current.utf8.count <= AccountRules.maximumPasswordBytes else { throw AccountError.wrongPassword }
-        guard let (user, oldHash) = try await UserQueries.credentials(id: identity.userID, on: database.client, logger: logger) else {
-            throw AccessError.unauthenticated
-        }
-        let emailKey = user.email.lowercased()
-        let (_, matches) = try await checkPassword(
-            current, emailKey: emailKey, address: ClientAddress.current, lane: .other, logger: logger
-        ) { (user, oldHash) }
-        guard matches else { throw AccountError.wrongPassword }
+        let (user, oldHash) = try await confirmPassword(current, of: identity, logger: logger)
         let newHash = try await hasher.hash(new, lane: .other)
         try await database.transaction(logger: logger) { connection in
             guard try await UserQueries.replacePassword(of: user.id, expected: oldHash, with: newHash, on: connection, logger: logger) else {
@@ -34,5 +25,21 @@ extension Accounts {
             try await SessionQueries.endAll(of: user.id, keeping: identity.sessionID, reason: .passwordChanged, on: connection, logger: logger)
         }
         logger.info("password changed; other sessions ended", metadata: ["user": "\(user.id)"])
+    }
+
+    /// The signed-in caller proves their password again (changing it, erasing the account):
+    /// checked under the login throttle, `wrongPassword` when it is not theirs. Answers the
+    /// account and its hash as they were.
+    func confirmPassword(_ password: String, of identity: Identity, logger: Logger) async throws -> (User, String) {
+        // No password is longer (the rules cap it for bcrypt), so a longer one cannot be right.
+        guard password.utf8.count <= AccountRules.maximumPasswordBytes else { throw AccountError.wrongPassword }
+        guard let (user, hash) = try await UserQueries.credentials(id: identity.userID, on: database.client, logger: logger) else {
+            throw AccessError.unauthenticated
+        }
+        let (_, matches) = try await checkPassword(
+            password, emailKey: user.email.lowercased(), address: ClientAddress.current, lane: .other, logger: logger
+        ) { (user, hash) }
+        guard matches else { throw AccountError.wrongPassword }
+        return (user, hash)
     }
 }

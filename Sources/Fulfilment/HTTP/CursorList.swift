@@ -37,3 +37,9 @@ extension Components.Schemas.StockMovementList: CursorList {}
 extension Components.Schemas.WebhookEndpointList: CursorList {}
 extension Components.Schemas.WebhookDeliveryList: CursorList {}
 extension Components.Schemas.SaleList: CursorList {}
+extension Components.Schemas.NewsList: CursorList {}
+extension Components.Schemas.CommentList: CursorList {}
+extension Components.Schemas.RecipeList: CursorList {}
+extension Components.Schemas.ReviewList: CursorList {}
+extension Components.Schemas.ContentReportList: CursorList {}
+extension Components.Schemas.PostingBlockList: CursorList {}

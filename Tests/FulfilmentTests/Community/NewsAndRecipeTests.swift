@@ -30,6 +30,7 @@ struct NewsAndRecipeTests {
             #expect(list.json["items"].array.map { $0["id"].string } == [pinned, newer])
             let rest = try await app.request(.get, "/v1/stores/\(store)/news?limit=2&cursor=\(list.json["nextCursor"].string ?? "")")
             #expect(rest.json["items"].array.map { $0["id"].string } == [older])
+            #expect(rest.json["nextCursor"] == .null, "the last page says so")
             let html = list.json["items"].array.first?["bodyHtml"].string ?? ""
             #expect(html.contains("<strong>New</strong>") && !html.contains("<script") && !html.contains("javascript:"))
 

@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import Fulfilment
+
+@Suite("A customer's data is theirs: the export holds all of it, erasure leaves nothing personal anywhere")
+struct PrivacyTests {
+    /// A customer registered through the API under a name and email no one else has.
+    static func uniqueCustomer(_ app: TestApp) async throws -> (Session, email: String, name: String) {
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        let email = "zebulon.\(tag)@example.com"
+        let name = "Zebulon Quartermaine \(tag)"
+        let reply = try await app.request(
+            .post, "/v1/auth/register",
+            json: ["email": .string(email), "name": .string(name), "password": "correct horse", "passwordConfirmation": "correct horse"])
+        guard reply.status == .created, let token = reply.json["token"].string, let id = reply.json["user"]["id"].string else {
+            throw TestSetupError("register: \(reply.status) \(reply.text)")
+        }
+        return (Session(token: token, userID: id), email, name)
+    }
+
+    /// Every text and JSON column of every table in which `needle` appears (case-insensitively).
+    static func foundAnywhere(_ needle: String, _ app: TestApp) async throws -> [String] {
+        let columns = try await sql(
+            """
+            SELECT c.table_name, c.column_name FROM information_schema.columns c
+              JOIN information_schema.tables t ON t.table_name = c.table_name AND t.table_schema = c.table_schema
+             WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+               AND c.data_type IN ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY', 'bytea', 'tsvector')
+            """, on: app.database)
+        var found: [String] = []
+        for row in columns {
+            let (table, column) = (row[0]!, row[1]!)
+            let count = try await sql(
+                "SELECT count(*) FROM \"\(table)\" WHERE \"\(column)\"::text ILIKE '%' || $1 || '%'", [needle], on: app.database)[0][0]
+            if count != "0" { found.append("\(table).\(column)") }
+        }
+        return found
+    }
+
+    @Test(
+        "the export holds the account, sessions without tokens, the cart, favourites, every order with its history, and the user's recipes, page after page"
+    )
+    func export() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let (customer, email, name) = try await Self.uniqueCustomer(app)
+            let product = try await app.addProduct(store: store, name: "Callaloo", onHand: 500)
+            try await app.fillCart(customer, store: store, [(product, 1)])
+            let order = try await app.checkout(customer).json
+            try await app.collect(order, by: staff)
+            _ = try await app.request(.put, "/v1/favourites/\(product)", token: customer.token)
+            try await app.fillCart(customer, store: store, [(product, 2)])
+            _ = try await app.shareRecipe(customer, title: "Callaloo and saltfish", [("Callaloo", product, 1)])
+            // 250 more orders: the export reads them a page (100) at a time.
+            for _ in 0..<250 { _ = try await app.createPendingOrder(store: store, customer: customer.userID, lines: [(product, 1)]) }
+
+            let reply = try await app.request(.get, "/v1/me/export", token: customer.token)
+            #expect(reply.status == .ok)
+            #expect(reply.headers[.contentDisposition]?.hasPrefix("attachment") == true)
+            let document = reply.json
+            #expect(document["account"]["email"].string == email && document["account"]["name"].string == name)
+            #expect(document["account"]["role"].string == "customer")
+            #expect(!document["sessions"].array.isEmpty && !reply.text.contains(customer.token), "sessions without their tokens")
+            #expect(document["cart"]["items"].array.first?["quantity"].int == 2)
+            #expect(document["favourites"].array.count == 1)
+            let orders = document["orders"].array
+            #expect(orders.count == 251)
+            #expect(Set(orders.compactMap { $0["id"].string }).count == 251, "no order twice across pages")
+            let collected = try #require(orders.first { $0["id"] == order["id"] })
+            #expect(collected["status"].string == "completed" && collected["payments"].array.count == 1)
+            #expect(collected["history"].array.map { $0["to"].string }.contains("completed"))
+            #expect(collected["lines"].array.first?["name"].string == "Callaloo")
+            #expect(document["recipes"].array.first?["title"].string == "Callaloo and saltfish")
+            #expect(document["webhookDeliveries"].array.isEmpty)
+
+            let nobody = try await app.request(.get, "/v1/me/export")
+            #expect(nobody.status == .unauthorized)
+        }
+    }
+
+    @Test("erasure is refused while an order is open; then nothing of the customer's name or email is left in any table, the books keep a tombstone")
+    func erasure() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let (customer, email, name) = try await Self.uniqueCustomer(app)
+            let product = try await app.addProduct(store: store, name: "Ackee", onHand: 50)
+            try await app.fillCart(customer, store: store, [(product, 1)])
+            let order = try await app.checkout(customer).json
+            let orderID = try #require(order["id"].string)
+            try await expect200(app.pay(order, by: staff))
+            try await expect200(app.transition(orderID, to: "packaged", by: staff))
+            try await expect200(
+                app.request(
+                    .post, "/v1/orders/\(orderID)/arrival",
+                    json: ["bay": "2", "vehicle": .string("Red \(name) van"), "note": .string("Call \(email)")],
+                    token: customer.token))
+            let recipe = try #require(try await app.shareRecipe(customer, title: "Ackee by \(name)", [("Ackee", product, 1)])["id"].string)
+            _ = try await app.request(.put, "/v1/favourites/\(product)", token: customer.token)
+
+            let open = try await app.request(.delete, "/v1/me", json: ["password": "correct horse"], token: customer.token)
+            #expect(open.status == .conflict && open.errorCode == "open_orders")
+            #expect(open.json["error"]["details"]["orders"].array.first?["id"].string == orderID)
+            try await expect200(app.scan(order["pickupToken"].string ?? "", by: staff))
+
+            let wrong = try await app.request(.delete, "/v1/me", json: ["password": "wrong horse"], token: customer.token)
+            #expect(wrong.status == .unprocessableContent && wrong.errorCode == "wrong_password")
+            let erased = try await app.request(.delete, "/v1/me", json: ["password": "correct horse"], token: customer.token)
+            #expect(erased.status == .noContent, "\(erased.text)")
+
+            #expect(try await Self.foundAnywhere(email, app) == [])
+            #expect(try await Self.foundAnywhere(name, app) == ["recipes.title"], "only what they chose to keep: their recipe's own words")
+
+            #expect(try await app.request(.get, "/v1/me", token: customer.token).status == .unauthorized)
+            let login = try await app.request(.post, "/v1/auth/login", json: ["email": .string(email), "password": "correct horse"])
+            #expect(login.status == .unauthorized)
+            let kept = try await app.request(.get, "/v1/orders/\(orderID)", token: staff.token)
+            #expect(kept.json["customerName"].string == "Deleted customer" && kept.json["total"] == order["total"])
+            #expect(try await app.request(.get, "/v1/recipes/\(recipe)").json["author"]["name"].string == "A former customer")
+            let record = try await sql(
+                "SELECT reason, erased_by = user_id FROM account_erasures WHERE user_id = $1", [customer.userID], on: app.database)
+            #expect(record == [["own_request", "t"]])
+        }
+    }
+
+    @Test("content=delete takes recipes, comments and reviews too; the admin erases a customer on request; a manager erases a staff member who left")
+    func erasureByOthers() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let manager = try await app.signIn(role: .manager, store: store)
+            let staff = try await app.signIn(role: .staff, store: store)
+            let admin = try await app.signInAdmin()
+            let (cook, email, name) = try await Self.uniqueCustomer(app)
+            let recipe = try #require(try await app.shareRecipe(cook, title: "Recipe by \(name)", [("Salt", nil, nil)])["id"].string)
+            _ = try await app.request(.post, "/v1/recipes/\(recipe)/comments", json: ["bodyMarkdown": .string("Signed, \(email)")], token: cook.token)
+
+            #expect(try await app.request(.delete, "/v1/users/\(cook.userID)?content=delete", token: manager.token).status == .forbidden)
+            #expect(
+                try await app.request(.delete, "/v1/users/\(staff.userID)", token: admin.token).status == .notFound,
+                "staff are their manager's to erase")
+            #expect(try await app.request(.delete, "/v1/users/\(cook.userID)?content=delete", token: admin.token).status == .noContent)
+            #expect(try await app.request(.get, "/v1/recipes/\(recipe)").status == .notFound)
+            #expect(try await Self.foundAnywhere(email, app) == [])
+            #expect(try await Self.foundAnywhere(name, app) == [])
+            let record = try await sql(
+                "SELECT reason, erased_by, content_deleted FROM account_erasures WHERE user_id = $1", [cook.userID], on: app.database)
+            #expect(record == [["admin_request", admin.userID, "t"]])
+
+            #expect(
+                try await app.request(.delete, "/v1/stores/\(store)/staff/\(manager.userID)", token: manager.token).errorCode == "cannot_erase_self")
+            #expect(try await app.request(.delete, "/v1/stores/\(store)/staff/\(staff.userID)", token: manager.token).status == .noContent)
+            #expect(try await app.request(.get, "/v1/me", token: staff.token).status == .unauthorized)
+            let tombstone = try await sql(
+                "SELECT name, email LIKE 'erased-%@erased.invalid' FROM users WHERE id = $1", [staff.userID], on: app.database)
+            #expect(tombstone == [["Former staff member", "t"]])
+        }
+    }
+
+    private func expect200(_ reply: TestReply) throws {
+        guard reply.status.code < 300 else { throw TestSetupError("\(reply.status) \(reply.text)") }
+    }
+}
