@@ -36,6 +36,7 @@ struct Console: Sendable {
         registerCoupons(on: router)
         registerNews(on: router)
         registerModeration(on: router)
+        registerAccount(on: router)
         // Any other console address: a page saying so, not the API's JSON 404.
         router.get("/console/**") { request, context in
             let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger)

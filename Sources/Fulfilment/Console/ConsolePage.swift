@@ -76,6 +76,7 @@ struct ConsolePage: Sendable {
         if role == .manager { links.append("<a href=\"/console/coupons\">Coupons</a>") }
         if role == .manager { links.append("<a href=\"/console/news\">News</a>") }
         if role == .manager || role == .admin { links.append("<a href=\"/console/moderation\">Moderation</a>") }
+        links.append("<a href=\"/account\">My data</a>")
         return """
             <header class="top">
             <span class="brand">Fulfilment</span>

@@ -163,3 +163,26 @@ struct PrivacyTests {
         guard reply.status.code < 300 else { throw TestSetupError("\(reply.status) \(reply.text)") }
     }
 }
+
+@Suite("My data in the console: the same download, and erasure with the password")
+struct ConsoleAccountTests {
+    @Test("a customer downloads their data from /account/export and erases their account with the form; the cookie is cleared and the account gone")
+    func consoleAccount() async throws {
+        try await withApp { app in
+            let (user, session) = try await app.customerAccount()
+            let cookie = try await app.consoleCookie(user)
+            let download = try await app.form(.get, "/account/export", cookie: cookie)
+            #expect(download.status == .ok && download.headers[.contentDisposition]?.hasPrefix("attachment") == true)
+            #expect(download.json["account"]["email"].string == user.email)
+
+            let csrf = try await app.csrfToken(on: "/account", cookie: cookie)
+            let wrong = try await app.form(.post, "/account/erase", ["_csrf": csrf, "password": "not it at all"], cookie: cookie)
+            #expect(wrong.status == .unprocessableContent && wrong.text.contains("password"))
+            let erased = try await app.form(.post, "/account/erase", ["_csrf": csrf, "password": user.password], cookie: cookie)
+            #expect(erased.status == .ok && erased.text.contains("Account erased"))
+            #expect(erased.headers[.setCookie]?.contains("Max-Age=0") == true || erased.headers[.setCookie]?.contains("Expires") == true)
+            #expect(try await app.request(.get, "/v1/me", token: session.token).status == .unauthorized)
+            #expect(try await sql("SELECT count(*) FROM users WHERE email = $1", [user.email], on: app.database)[0][0] == "0")
+        }
+    }
+}

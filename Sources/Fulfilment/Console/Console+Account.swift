@@ -1,0 +1,65 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// "My data", `/account`, for everyone signed in (issue 32): download everything the service
+/// holds about you (`exportMe`, the same streamed document as the API's) and erase your account
+/// (`eraseMe`, with your password, refused while an order is open).
+extension Console {
+    var erasures: Erasures { api.erasures }
+
+    func registerAccount(on router: Router<AppRequestContext>) {
+        router.get("/account") { request, context in
+            try await page(request, context, operation: "exportMe") { visit in
+                accountPage(visit, notice: nil)
+            }
+        }
+        router.get("/account/export") { request, context in
+            try await page(request, context, operation: "exportMe") { visit in
+                let (head, body) = ExportMiddleware.response(for: visit.identity.userID, database: api.database, logger: visit.logger)
+                return Response(
+                    status: head.status, headers: head.headerFields,
+                    body: ResponseBody(asyncSequence: body.map { ByteBuffer(bytes: $0) }))
+            }
+        }
+        router.post("/account/erase") { request, context in
+            try await page(request, context, operation: "eraseMe") { visit in
+                let content: Erasures.Content = visit.form["deleteContent"] == "on" ? .delete : .keep
+                do {
+                    try await erasures.eraseSelf(visit.identity, password: visit.form["password"] ?? "", content: content, logger: visit.logger)
+                } catch {
+                    let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
+                    guard refused.status != .internalServerError else { throw error }
+                    return accountPage(visit, notice: Notice(ok: false, text: refused.message), status: refused.status)
+                }
+                var response = ConsolePage.message(
+                    "Account erased", "Your account is erased: your name, email and password are gone, and you are signed out.",
+                    session: nil, status: .ok)
+                response.setCookie(ConsoleSession.clearingCookie(secure: secureCookies))
+                return response
+            }
+        }
+    }
+
+    private func accountPage(_ visit: Visit, notice: Notice?, status: HTTPResponse.Status = .ok) -> Response {
+        let csrf = ConsolePage.csrfInput(visit.session)
+        return ConsolePage(
+            title: "My data", session: visit.session,
+            body: """
+                <h1>My data</h1>
+                \(notice.map { $0.render(id: "account-note") } ?? .empty)
+                <h2>Download</h2>
+                <p>Everything this shop holds about you, as one JSON file: your account, sign-ins, cart, favourites, orders, recipes, comments and reviews.</p>
+                <p><a class="button" id="export" href="/account/export" download>Download my data</a></p>
+                <h2>Erase my account</h2>
+                <p>Your name, email and password are deleted and you are signed out everywhere. Orders are kept for the shop's books without your name. Open orders must be collected or cancelled first.</p>
+                <form method="post" action="/account/erase" class="fields" id="erase">
+                \(csrf)
+                <label class="field">Password <input name="password" type="password" autocomplete="current-password" required></label>
+                <label class="check"><input type="checkbox" name="deleteContent"> Delete my recipes, comments and reviews too</label>
+                <button type="submit" class="danger" id="erase-button">Erase my account</button>
+                </form>
+                """
+        ).response(status: status)
+    }
+}
