@@ -48,7 +48,9 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
             DatabaseProbe(connection: configuration.database, health: health, logger: logger),
             AfterMigrations(
                 migrated: migrated,
-                base: OrderExpiryService(expiry: OrderExpiry(database: database), interval: configuration.expiryInterval, logger: logger)),
+                base: OrderExpiryService(
+                    expiry: OrderExpiry(database: database), interval: configuration.expiryInterval,
+                    retention: configuration.retentionDays.map { OrderRetention(database: database, days: $0) }, logger: logger)),
             AfterMigrations(migrated: migrated, base: bus),
             AfterMigrations(
                 migrated: migrated,

@@ -58,6 +58,10 @@ public struct AppConfiguration: Sendable {
     /// The reverse proxies whose `X-Forwarded-For` names the client (`FULFILMENT_TRUSTED_PROXIES`:
     /// CIDRs, none by default); see `TrustedProxies`. The service refuses to start with an entry
     /// that is no CIDR.
+    /// Days a collected or cancelled order stays with its customer before the expiry sweep
+    /// anonymises it (`FULFILMENT_RETENTION_DAYS`, 1 to 36,500; unset: never). Issue 32.
+    public var retentionDays: Int? = EnvironmentSetting.integer("FULFILMENT_RETENTION_DAYS", clampedTo: OrderRetention.dayRange)
+
     public var trustedProxies = TrustedProxies(parsing: ProcessInfo.processInfo.environment["FULFILMENT_TRUSTED_PROXIES"] ?? "")
 
     /// When set (`FULFILMENT_METRICS_TOKEN`), `GET /metrics` needs `Authorization: Bearer <it>`. Never log it.

@@ -22,16 +22,17 @@ extension API {
     }
 
     func hideContent(_ input: Operations.HideContent.Input) async throws -> Operations.HideContent.Output {
-        .ok(.init(body: .json(try await moderate(kind: input.path.kind.rawValue, id: input.path.contentId, hide: true))))
+        .ok(.init(body: .json(try await moderate(kind: input.path.kind, id: input.path.contentId, hide: true))))
     }
 
     func restoreContent(_ input: Operations.RestoreContent.Input) async throws -> Operations.RestoreContent.Output {
-        .ok(.init(body: .json(try await moderate(kind: input.path.kind.rawValue, id: input.path.contentId, hide: false))))
+        .ok(.init(body: .json(try await moderate(kind: input.path.kind, id: input.path.contentId, hide: false))))
     }
 
     private func moderate(kind: String, id text: String, hide: Bool) async throws -> Components.Schemas.ModerationResult {
         let identity = try Identity.required
-        let kind = ContentKind(rawValue: kind) ?? .comment
+        // A kind the contract does not name names nothing.
+        guard let kind = ContentKind(rawValue: kind) else { throw APIError.notFound("The content") }
         guard let id = UUID(uuidString: text) else { throw kind.notFound }
         let done = try await moderation.moderate(
             kind, id, hide: hide, by: identity.userID, in: try StoreScope(managerOrAdmin: identity), logger: logger)

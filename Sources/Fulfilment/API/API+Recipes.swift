@@ -26,18 +26,14 @@ extension API {
 
     func createRecipe(_ input: Operations.CreateRecipe.Input) async throws -> Operations.CreateRecipe.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        var store: StoreID?
-        if let text = body.storeId {
-            guard let id = StoreID(text) else { throw ContentError.invalidField("storeId", "There is no such store.") }
-            store = id
-        }
-        let recipe = try await recipes.create(try Recipe.Draft(body), at: store, by: try Identity.required, logger: logger)
+        let recipe = try await recipes.create(try Recipe.Draft(body), at: try Self.sharedAt(body), by: try Identity.required, logger: logger)
         return .created(.init(body: .json(.init(recipe))))
     }
 
     func updateRecipe(_ input: Operations.UpdateRecipe.Input) async throws -> Operations.UpdateRecipe.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let id = try RecipeID.parse(input.path.recipeId)
+        _ = try Self.sharedAt(body)  // read only when sharing, but held to its format on every request
         let recipe = try await recipes.update(id, try Recipe.Draft(body), by: try Identity.required, logger: logger)
         return .ok(.init(body: .json(.init(recipe))))
     }
@@ -92,6 +88,15 @@ extension API {
         guard let id = CommentID(input.path.commentId) else { throw ContentError.commentNotFound }
         try await comments.delete(id, by: try Identity.required.userID, logger: logger)
         return .noContent(.init())
+    }
+}
+
+extension API {
+    /// The store a recipe is shared at, as the request names it (nil: not named).
+    static func sharedAt(_ body: Components.Schemas.RecipeRequest) throws(ContentError) -> StoreID? {
+        guard let text = body.storeId else { return nil }
+        guard let id = StoreID(text) else { throw .invalidField("storeId", "There is no such store.") }
+        return id
     }
 }
 

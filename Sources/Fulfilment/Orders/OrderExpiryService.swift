@@ -7,6 +7,8 @@ import ServiceLifecycle
 struct OrderExpiryService: Service {
     let expiry: OrderExpiry
     let interval: Duration
+    /// Anonymises orders past `FULFILMENT_RETENTION_DAYS` in the same sweep (issue 32); nil: off.
+    var retention: OrderRetention? = nil
     let logger: Logger
 
     func run() async throws {
@@ -16,6 +18,7 @@ struct OrderExpiryService: Service {
                 guard !Task.isCancelled else { break }
                 do {
                     _ = try await expiry.sweep(now: Date(), logger: logger)
+                    try await retention?.sweep(logger: logger)
                 } catch {
                     logger.warning("expiry sweep failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
                 }

@@ -57,3 +57,11 @@ enum PrivacyQueries {
         return try rows.collect()[0].decode(String.self)
     }
 }
+
+extension PrivacyQueries {
+    /// One round of the retention sweep (`retire_orders`): how many orders it anonymised.
+    static func retireOrders(olderThan days: Int, limit: Int, on client: PostgresClient, logger: Logger) async throws -> Int {
+        let rows = try await client.run("SELECT retire_orders(\(Int32(days)), \(Int32(limit)))", logger: logger)
+        return Int(try rows.collect()[0].decode(Int32.self))
+    }
+}

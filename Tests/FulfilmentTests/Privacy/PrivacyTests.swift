@@ -186,3 +186,45 @@ struct ConsoleAccountTests {
         }
     }
 }
+
+@Suite("Retention: orders past FULFILMENT_RETENTION_DAYS are anonymised by the sweep; newer ones stay with their customer")
+struct RetentionTests {
+    @Test(
+        "a collected order older than the retention leaves its customer, its arrival and its events' name; a recent one does not; sweeping again changes nothing"
+    )
+    func retention() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let (customer, _, name) = try await PrivacyTests.uniqueCustomer(app)
+            let product = try await app.addProduct(store: store, name: "Sorrel", onHand: 50)
+            var orders: [String] = []
+            for _ in 0..<2 {
+                try await app.fillCart(customer, store: store, [(product, 1)])
+                let order = try await app.checkout(customer).json
+                try await app.collect(order, by: staff)
+                orders.append(order["id"].string ?? "")
+            }
+            try await sql(
+                "UPDATE orders SET collected_at = now() - interval '40 days', arrival_vehicle = 'Blue van' WHERE id = $1", [orders[0]],
+                on: app.database)
+
+            let database = try Fulfilment.Database(connection: app.database, logger: .init(label: "test"))
+            let retired = try await withRunning(database) {
+                try await OrderRetention(database: database, days: 30).sweep(logger: .init(label: "test"))
+            }
+            #expect(retired == 1)
+            let mine = try await app.request(.get, "/v1/orders", token: customer.token).json["items"].array.compactMap { $0["id"].string }
+            #expect(mine == [orders[1]], "the old order left the customer's history")
+            let old = try await app.request(.get, "/v1/orders/\(orders[0])", token: staff.token).json
+            #expect(old["customerName"].string == "Deleted customer" && old["status"].string == "completed")
+            let leftovers = try await sql(
+                "SELECT count(*) FROM events WHERE order_id = $1 AND data::text LIKE '%' || $2 || '%'", [orders[0], name], on: app.database)
+            #expect(leftovers == [["0"]])
+            #expect(try await sql("SELECT arrival_vehicle FROM orders WHERE id = $1", [orders[0]], on: app.database) == [[nil]])
+            let later = try Fulfilment.Database(connection: app.database, logger: .init(label: "test"))
+            let again = try await withRunning(later) { try await OrderRetention(database: later, days: 30).sweep(logger: .init(label: "test")) }
+            #expect(again == 0)
+        }
+    }
+}
