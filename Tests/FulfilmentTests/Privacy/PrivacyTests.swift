@@ -111,6 +111,16 @@ struct PrivacyTests {
             let erased = try await app.request(.delete, "/v1/me", json: ["password": "correct horse"], token: customer.token)
             #expect(erased.status == .noContent, "\(erased.text)")
 
+            // Each row of the issue's list, then the whole database.
+            let left = try await sql(
+                """
+                SELECT (SELECT count(*) FROM sessions WHERE user_id = $1), (SELECT count(*) FROM carts WHERE customer_id = $1),
+                       (SELECT count(*) FROM favourites WHERE user_id = $1), (SELECT count(*) FROM customer_stores WHERE user_id = $1),
+                       (SELECT count(*) FROM orders WHERE customer_id = $1 AND (arrival_vehicle IS NOT NULL OR arrival_note IS NOT NULL)),
+                       (SELECT count(*) FROM orders WHERE customer_id = $1), (SELECT password_hash FROM users WHERE id = $1),
+                       (SELECT count(*) FROM recipes WHERE author_id IS NULL AND id = $2)
+                """, [customer.userID, recipe], on: app.database)
+            #expect(left == [["0", "0", "0", "0", "0", "1", "!", "1"]], "sessions, cart, favourites, store, arrival gone; the order and recipe kept")
             #expect(try await Self.foundAnywhere(email, app) == [])
             #expect(try await Self.foundAnywhere(name, app) == ["recipes.title"], "only what they chose to keep: their recipe's own words")
 
