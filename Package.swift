@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "QRReceipt", targets: ["QRReceipt"]),
         .library(name: "PickList", targets: ["PickList"]),
         .library(name: "Fulfilment", targets: ["Fulfilment"]),
+        // The Swift client for the shops' apps (issue 28), generated from the same contract.
+        .library(name: "FulfilmentClient", targets: ["FulfilmentClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -30,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/JohnSundell/Ink.git", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
     ],
     targets: [
         // C libraries from Debian, wrapped as system libraries.
@@ -86,6 +89,16 @@ let package = Package(
             ]
         ),
 
+        // The client: the contract's types and client (generated from Sources/FulfilmentClient/openapi.yaml,
+        // a link to the service's), on URLSession, so it runs on iOS, macOS and Linux.
+        .target(
+            name: "FulfilmentClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         // Helpers the test targets share (running a program to completion).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
@@ -96,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "FulfilmentTests",
             dependencies: [
-                "Fulfilment", "QRReceipt", "TestSupport",
+                "Fulfilment", "QRReceipt", "TestSupport", "FulfilmentClient",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
