@@ -54,10 +54,7 @@ BEGIN
      WHERE customer_id = p_user AND (arrival_vehicle IS NOT NULL OR arrival_note IS NOT NULL);
     -- The outbox: an order event's payload is the order's summary (order_summary_json), with the
     -- customer's name and, once they arrived, their vehicle and note.
-    UPDATE events e
-       SET data = jsonb_set(e.data #- '{order,arrival,vehicle}' #- '{order,arrival,note}', '{order,customerName}', to_jsonb(v_tombstone))
-      FROM orders o
-     WHERE o.customer_id = p_user AND e.order_id = o.id AND e.store_id = o.store_id AND e.data ? 'order';
+    PERFORM scrub_order_events(ARRAY(SELECT o.id FROM orders o WHERE o.customer_id = p_user), v_tombstone);
 
     IF p_delete_content THEN
         DELETE FROM comments WHERE author_id = p_user;

@@ -28,9 +28,7 @@ BEGIN
     VALUES (v_tombstone, 'retired-orders@erased.invalid', 'Deleted customer', '!', 'customer', now(), now())
     ON CONFLICT (id) DO NOTHING;
 
-    UPDATE events e
-       SET data = jsonb_set(e.data #- '{order,arrival,vehicle}' #- '{order,arrival,note}', '{order,customerName}', '"Deleted customer"')
-     WHERE e.order_id = ANY (v_ids) AND e.data ? 'order';
+    PERFORM scrub_order_events(v_ids, 'Deleted customer');
     UPDATE order_events ev SET actor_id = v_tombstone
       FROM orders o WHERE o.id = ANY (v_ids) AND ev.order_id = o.id AND ev.actor_id = o.customer_id;
     UPDATE coupon_redemptions r SET customer_id = v_tombstone, nth = n.next
