@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/JohnSundell/Ink.git", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        // Tests only: URLSession on Linux does not stream, so the client's live events are tested on this transport.
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
     ],
     targets: [
         // C libraries from Debian, wrapped as system libraries.
@@ -111,6 +113,7 @@ let package = Package(
             dependencies: [
                 "Fulfilment", "QRReceipt", "TestSupport", "FulfilmentClient",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ]
         ),
     ],

@@ -1,11 +1,14 @@
 import Foundation
 import HTTPTypes
-import OpenAPIRuntime
+// Re-exported: an app needs the runtime's `HTTPBody` and `ClientError` with the generated code.
+@_exported import OpenAPIRuntime
 import OpenAPIURLSession
 
 /// The shops' apps' way into the service (issue 28): the contract's generated `Client` on
 /// URLSession (iOS, macOS, Linux), with what the contract cannot say added by hand: the bearer
-/// token on every request and the error body as one Swift error type (``FulfilmentError``).
+/// token on every request, the error body as one Swift error type (``FulfilmentError``),
+/// `Retry-After` waited out (``RetryPolicy``), checkout under an `Idempotency-Key`
+/// (``checkout(_:idempotencyKey:resends:)``) and live events that resume (``orderEvents(_:after:)``).
 ///
 ///     let api = FulfilmentAPI(baseURL: URL(string: "https://shop.example")!)
 ///     let session = try await api.client.login(body: .json(.init(email: e, password: p))).ok.body.json
@@ -22,9 +25,37 @@ public final class FulfilmentAPI: Sendable {
         set { bearer.value = newValue }
     }
 
-    public init(baseURL: URL, token: String? = nil, transport: any ClientTransport = URLSessionTransport()) {
+    /// - Parameters:
+    ///   - transport: URLSession's by default; on Linux give `AsyncHTTPClientTransport` to stream live events.
+    ///   - retry: when a `429` or `503` is waited out and sent again (``RetryPolicy``).
+    public init(
+        baseURL: URL, token: String? = nil, transport: any ClientTransport = URLSessionTransport(), retry: RetryPolicy = RetryPolicy()
+    ) {
         bearer = BearerToken(token)
-        client = Client(serverURL: baseURL, transport: transport, middlewares: [BearerMiddleware(token: bearer), ErrorBodyMiddleware()])
+        client = Client(
+            serverURL: baseURL, transport: transport,
+            middlewares: [BearerMiddleware(token: bearer), RetryMiddleware(policy: retry), ErrorBodyMiddleware()])
+    }
+
+    /// Checks the cart out: one attempt, under one `Idempotency-Key`.
+    ///
+    /// When the answer is lost (the connection dropped after the request left), the same request
+    /// goes again with the same key, up to `resends` times: the service answers the order it
+    /// made the first time, never a second one. A double tap in the app should reuse the key of
+    /// the attempt in flight; a new attempt (after changing the cart) takes a new one.
+    public func checkout(
+        _ request: Components.Schemas.CheckoutRequest, idempotencyKey: String = UUID().uuidString, resends: Int = 2
+    ) async throws -> Components.Schemas.Order {
+        var tries = 0
+        while true {
+            do {
+                let output = try await client.checkout(headers: .init(idempotencyKey: idempotencyKey), body: .json(request))
+                if case .ok(let again) = output { return try again.body.json }
+                return try output.created.body.json
+            } catch let error as ClientError where !(error.underlyingError is FulfilmentError) && tries < resends {
+                tries += 1
+            }
+        }
     }
 }
 
@@ -50,51 +81,5 @@ struct BearerMiddleware: ClientMiddleware {
         var request = request
         if let value = token.value { request.headerFields[.authorization] = "Bearer \(value)" }
         return try await next(request, body, baseURL)
-    }
-}
-
-/// The service's one error shape, `{"error": {"code", "message", "details"}}`, as a Swift error:
-/// any answer of 400 or more that carries it is thrown as this, with its status and, on `429` or
-/// `503`, its `Retry-After`.
-public struct FulfilmentError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var status: Int
-    public var code: String
-    public var message: String
-    /// The details, as JSON text (their shape depends on the code; the contract lists them).
-    public var details: String?
-    public var retryAfterSeconds: Int?
-
-    public var description: String { "\(status) \(code): \(message)" }
-}
-
-/// Turns an error answer into ``FulfilmentError`` before the generated code reads it.
-struct ErrorBodyMiddleware: ClientMiddleware {
-    static let maximumBytes = 64 * 1024
-
-    func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        let (response, responseBody) = try await next(request, body, baseURL)
-        guard response.status.code >= 400, let responseBody else { return (response, responseBody) }
-        let bytes = try await Data(collecting: responseBody, upTo: Self.maximumBytes)
-        struct Envelope: Decodable {
-            struct Body: Decodable {
-                var code: String
-                var message: String
-            }
-            var error: Body
-        }
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: bytes) else { return (response, HTTPBody(bytes)) }
-        var details: String?
-        if let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
-            let error = object["error"] as? [String: Any], let value = error["details"],
-            let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
-        {
-            details = String(decoding: data, as: UTF8.self)
-        }
-        throw FulfilmentError(
-            status: response.status.code, code: envelope.error.code, message: envelope.error.message, details: details,
-            retryAfterSeconds: response.headerFields[.retryAfter].flatMap { Int($0) })
     }
 }
