@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 
 /// `/`: the sign-in page, or the right start page for whoever is signed in (staff and managers
-/// to the desk, the chain's admins to its stores, customers to their orders); `POST /signin` and `POST /signout`.
+/// to the desk, the chain's admins to its stores, customers to the shop); `POST /signin` and `POST /signout`.
 extension Console {
     func registerSignIn(on router: Router<AppRequestContext>) {
         router.get("/") { request, context in
@@ -41,7 +41,7 @@ extension Console {
         switch role {
         case .staff, .manager: "/console/desk"
         case .admin: "/console/stores"
-        case .customer: "/orders"
+        case .customer: "/shop"
         }
     }
 
@@ -58,7 +58,8 @@ extension Console {
                 <label for="password">Password</label>
                 <input id="password" name="password" type="password" autocomplete="current-password" required>
                 <button type="submit" id="sign-in-button">Sign in</button>
-                <p class="hint">Staff and managers: the store console. Customers: your orders and pickup codes.</p>
+                <p class="hint">Customers: the shop, your orders and pickup codes. Staff and managers: the store console.</p>
+                <p>New here? <a href="/shop/register" id="register-link">Create an account</a>.</p>
                 </form>
                 """)
     }

@@ -37,6 +37,7 @@ struct Console: Sendable {
         registerNews(on: router)
         registerModeration(on: router)
         registerAccount(on: router)
+        registerShop(on: router)
         // Any other console address: a page saying so, not the API's JSON 404.
         router.get("/console/**") { request, context in
             let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger)

@@ -20,6 +20,7 @@ enum ConsoleAssets {
             ("desk.js", "text/javascript; charset=utf-8", ConsoleScripts.desk),
             ("board.js", "text/javascript; charset=utf-8", ConsoleScripts.board),
             ("pick.js", "text/javascript; charset=utf-8", ConsoleScripts.pick),
+            ("shop.js", "text/javascript; charset=utf-8", ShopScripts.shop),
         ] {
             let digest = SHA256.hash(data: Data(body.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
             assets[name] = Asset(contentType: type, body: body, version: digest)

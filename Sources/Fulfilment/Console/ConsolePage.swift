@@ -13,6 +13,8 @@ struct ConsolePage: Sendable {
     var scripts: [String] = []
     /// A class on `<body>`, for page-specific layout (`desk`, `pick`).
     var bodyClass: String = ""
+    /// The customer's cart count, shown beside "Cart" on the shop's pages.
+    var cartCount: Int? = nil
 
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; "
@@ -49,8 +51,9 @@ struct ConsolePage: Sendable {
             \(scriptTags)
             </head>
             <body class="\(bodyClass)">
+            <a class="skip" href="#main">Skip to content</a>
             \(navigation)
-            <main>
+            <main id="main">
             \(body)
             </main>
             </body>
@@ -69,6 +72,11 @@ struct ConsolePage: Sendable {
         } else if role == .admin {
             links.append("<a href=\"/console/stores\">Stores</a>")
         } else {
+            links.append("<a href=\"/shop\">Shop</a>")
+            links.append("<a href=\"/shop/locate\">Find in store</a>")
+            links.append("<a href=\"/shop/favourites\">Favourites</a>")
+            let count: HTML = cartCount.map { " <span id=\"cart-count\" class=\"count\">(\($0))</span>" } ?? "<span id=\"cart-count\"></span>"
+            links.append("<a href=\"/shop/cart\">Cart\(count)</a>")
             links.append("<a href=\"/orders\">My orders</a>")
         }
         if role == .manager { links.append("<a href=\"/console/stock\">Stock</a>") }

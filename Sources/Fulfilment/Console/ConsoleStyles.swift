@@ -75,6 +75,38 @@ enum ConsoleStyles {
         body.pick .what { font-size: 1.2rem; font-weight: 700; }
         body.pick .totes li { margin: .3rem 0; }
         body.pick input.scan-input { width: 100%; font-size: 1.2rem; }
+        a { color: var(--accent); }
+        :focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
+        header.top :focus-visible { outline-color: #fbbf24; }
+        .skip { position: absolute; left: -9999px; top: 0; background: #fff; color: var(--accent); padding: .5rem 1rem; z-index: 10; }
+        .skip:focus { left: .5rem; }
+        .count { font-weight: 800; }
+        form.search { display: flex; flex-wrap: wrap; gap: .4rem .6rem; align-items: center; margin: 0 0 1rem; }
+        form.search input[type=search] { flex: 1 1 14rem; min-width: 0; }
+        ul.products, ul.cart-lines, ul.stores, ul.locate { list-style: none; padding: 0; margin: 0; }
+        ul.products { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: .8rem; }
+        li.product, li.cart-line, li.store, li.located { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: .8rem 1rem; margin: 0 0 .7rem; }
+        li.product h3, li.cart-line h3 { margin: 0 0 .2rem; font-size: 1.1rem; overflow-wrap: anywhere; }
+        li.product p { margin: .2rem 0; }
+        li.product form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .4rem 0 0; }
+        input.qty { width: 5rem; }
+        .stock.in { color: var(--ok); font-weight: 700; } .stock.out { color: var(--bad); font-weight: 700; }
+        .where { color: var(--ink); }
+        li.store form { display: flex; flex-wrap: wrap; gap: .4rem .8rem; align-items: center; margin: 0; }
+        li.store.current { border-color: var(--ok); }
+        li.cart-line .line-total { font-weight: 800; margin: .3rem 0 0; }
+        li.cart-line form { margin: .3rem 0 0; }
+        .inline-form { display: inline; }
+        dl.totals { display: grid; grid-template-columns: max-content auto; gap: .2rem 1rem; font-size: 1.15rem; }
+        dl.totals dd { margin: 0; }
+        fieldset.slots { border: 1px solid var(--line); border-radius: 8px; background: #fff; margin: 0 0 .7rem; display: flex; flex-wrap: wrap; gap: .3rem .9rem; }
+        fieldset.slots legend { font-weight: 800; padding: 0 .3rem; }
+        .slot { white-space: nowrap; } .slot input { margin-right: .2rem; }
+        .slot.full label { color: var(--muted); text-decoration: line-through; }
+        .token-text code { overflow-wrap: anywhere; font-size: .9rem; }
+        ol.tracker { list-style: none; padding: 0; }
+        ol.tracker li { flex: 1; padding: .4rem; text-align: center; background: #eaeef2; border-radius: 4px; font-size: .9rem; }
+        ol.tracker li.done { background: var(--ok); color: #fff; font-weight: 700; }
         @media (max-width: 600px) {
           main { padding: .6rem; }
           table.cards, table.cards tbody, table.cards tr, table.cards td, table.cards th[scope=rowgroup] { display: block; width: 100%; }

@@ -91,7 +91,9 @@ struct BoardAndReceiptBrowserTests {
 
             try await withBrowser(width: 800, height: 1400) { browser in
                 try await browser.signIn(customer, at: app.baseURL)
-                #expect(try await browser.currentURL == app.baseURL + "/orders")
+                // A customer starts in the shop, at the store their cart is for.
+                #expect(try await browser.currentURL == app.baseURL + "/shop")
+                try await browser.open(app.baseURL + "/orders")
                 try await browser.click("a[href='/orders/\(order["id"].string!)']")
                 try await browser.waitFor("#receipt-qr")
                 #expect(try await browser.text("#receipt .number") == "Order \(order["number"].int!)")

@@ -144,6 +144,13 @@ final class WebDriver: @unchecked Sendable {
         try await command("POST", "/execute/sync", ["script": source, "args": arguments])
     }
 
+    /// Presses and releases one key on the keyboard (WebDriver's code for it: `\u{E004}` is Tab),
+    /// as a person does, to whatever has focus.
+    func press(_ key: String) async throws {
+        let actions: [[String: Any]] = [["type": "keyDown", "value": key], ["type": "keyUp", "value": key]]
+        _ = try await command("POST", "/actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
+    }
+
     func setWindow(width: Int, height: Int) async throws {
         _ = try await command("POST", "/window/rect", ["width": width, "height": height])
     }

@@ -105,7 +105,7 @@ struct ConsoleAccessTests {
             #expect(unknown.status == .notFound)
             #expect(unknown.headers[.contentType] == "text/html; charset=utf-8")
             let home = try await app.form(.get, "/", cookie: customerCookie)
-            #expect(home.headers[.location] == "/orders")
+            #expect(home.headers[.location] == "/shop")
 
             // Staff of another store scanning this store's order: the API's wrong_store, as a verdict.
             let otherStore = try await app.createStore()
