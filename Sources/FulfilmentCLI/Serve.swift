@@ -58,6 +58,7 @@ struct Serve: AsyncParsableCommand {
             }
             let app = try await buildApplication(configuration, logger: logger)
             announce("Fulfilment is starting at http://\(host):\(port) — API contract: http://\(host):\(port)/openapi.yaml, readiness: /readyz")
+            announce("The web shop: open http://\(host):\(port)/shop (customers: sign up there, or sign in at http://\(host):\(port)/)")
             announce("The store console: open http://\(host):\(port)/ and sign in (staff: the desk, orders and pick lists; managers: stock too)")
             try await app.runService()
         }

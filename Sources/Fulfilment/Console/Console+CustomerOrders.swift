@@ -70,7 +70,8 @@ extension Console {
                     guard refused.status != .internalServerError else { throw error }
                     let order = try await api.visibleOrder(orderID)
                     let zone = try await api.orders.timeZone(ofStore: order.storeID, logger: visit.logger)
-                    return customerOrderPage(visit, order: order, zone: zone, notice: Notice(ok: false, text: refused.message), status: refused.status)
+                    return customerOrderPage(
+                        visit, order: order, zone: zone, notice: Notice(ok: false, text: refused.message), status: refused.status)
                 }
             }
         }

@@ -81,8 +81,13 @@ extension Console {
     ]
 
     static func redirectNotice(_ request: Request) -> Notice? {
-        guard let key = request.uri.queryParameters["notice"].map(String.init), let text = redirectNotices[key] else { return nil }
+        guard let key = query(request)["notice"], let text = redirectNotices[key] else { return nil }
         return Notice(ok: true, text: text)
+    }
+
+    /// The query as a GET form sends it (`+` is a space), read as the form fields it is.
+    static func query(_ request: Request) -> ConsoleForm {
+        ConsoleForm(encoded: request.uri.query ?? "")
     }
 
     /// A form's `back` as a path of this shop (never another site, never `//host`), with the notice.

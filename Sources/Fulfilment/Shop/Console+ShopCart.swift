@@ -80,7 +80,8 @@ extension Console {
                 if line.discontinued {
                     warning = "<p class=\"stock out\">No longer sold: remove it to check out.</p>"
                 } else if line.available < line.quantity {
-                    warning = "<p class=\"stock out\">\(line.available == 0 ? "Out of stock" : "Only \(line.available) left"): lower the quantity to check out.</p>"
+                    warning =
+                        "<p class=\"stock out\">\(line.available == 0 ? "Out of stock" : "Only \(line.available) left"): lower the quantity to check out.</p>"
                 }
                 var price: HTML = "\(MoneyText.format(line.unitPrice, cart.currency)) each"
                 if let regular = line.regularPrice, regular > line.unitPrice {
@@ -127,7 +128,8 @@ extension Console {
                 <form method="post" action="/shop/cart/coupon/remove">\(fields)<button type="submit" class="secondary" id="remove-coupon">Remove coupon</button></form></div>
                 """
         }
-        let canCheckOut = !cart.lines.isEmpty && place.store != nil
+        let canCheckOut =
+            !cart.lines.isEmpty && place.store != nil
             && cart.lines.allSatisfy { !$0.discontinued && $0.available >= $0.quantity }
         let body: HTML =
             cart.lines.isEmpty

@@ -32,7 +32,10 @@ extension Console {
         }
         router.post("/shop/store") { request, context in
             try await page(request, context, operation: "chooseStore") { visit in
-                try await shopForm(visit, render: { notice, status in try await storesPage(visit, place: try await shopPlace(visit), notice: notice, status: status) }) {
+                try await shopForm(
+                    visit,
+                    render: { notice, status in try await storesPage(visit, place: try await shopPlace(visit), notice: notice, status: status) }
+                ) {
                     let store = try await api.existingStore(visit.form["storeId"] ?? "")
                     try await api.favourites.chooseStore(store.id, for: visit.identity.userID, logger: visit.logger)
                     _ = try await api.carts.setStore(store.id, customer: visit.identity.userID, logger: visit.logger)
@@ -70,14 +73,14 @@ extension Console {
     }
 
     private func searchPage(_ visit: Visit, place: ShopPlace, store: StoreRecord) async throws -> Response {
-        let query = visit.request.uri.queryParameters
-        let text = query["q"].map(String.init) ?? ""
-        let category = query["category"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-        let cursor = query["cursor"].map(String.init)
+        let query = Self.query(visit.request)
+        let text = query["q"] ?? ""
+        let category = query.text("category")
+        let cursor = query.text("cursor")
         var products: [ProductRecord] = []
         var next: String?
         var problem: Notice?
-        if let code = query["barcode"].map(String.init), !code.isEmpty {
+        if let code = query.text("barcode") {
             do {
                 products = [try await api.catalogue.product(barcode: try Barcode(code), at: store.id, logger: visit.logger)]
             } catch {
@@ -105,7 +108,8 @@ extension Console {
         if let next {
             var components = URLComponents()
             components.path = "/shop"
-            components.queryItems = [URLQueryItem(name: "q", value: text), URLQueryItem(name: "cursor", value: next)]
+            components.queryItems =
+                [URLQueryItem(name: "q", value: text), URLQueryItem(name: "cursor", value: next)]
                 + (category.map { [URLQueryItem(name: "category", value: $0)] } ?? [])
             more = "<p><a class=\"button secondary\" id=\"more\" href=\"\(components.string ?? "/shop")\">More results</a></p>"
         }
@@ -114,7 +118,7 @@ extension Console {
             "Shop", visit, place: place, notice: problem, status: .ok,
             body: """
                 <h1>\(store.name)</h1>
-                <p class="hint">Collecting from \(store.name), \(store.address). <a href="/shop/stores">Change store</a></p>
+                <p class="hint">Collecting from \([store.name, store.address].filter { !$0.isEmpty }.joined(separator: ", ")). <a href="/shop/stores">Change store</a></p>
                 <form method="get" action="/shop" class="search" role="search" id="search">
                 <label for="q">Search products</label>
                 <input id="q" name="q" type="search" value="\(text)" maxlength="100" autocomplete="off">
@@ -131,7 +135,7 @@ extension Console {
     }
 
     private func locatePage(_ visit: Visit, place: ShopPlace, store: StoreRecord) async throws -> Response {
-        let text = visit.request.uri.queryParameters["q"].map(String.init) ?? ""
+        let text = Self.query(visit.request)["q"] ?? ""
         var found: [ProductRecord] = []
         var problem: Notice?
         if !text.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -152,7 +156,10 @@ extension Console {
                 """
             })
         let list: HTML =
-            text.isEmpty ? .empty : found.isEmpty ? "<p class=\"hint\" id=\"locate-empty\">Nothing found at this store.</p>" : "<ul class=\"locate\" id=\"locate-results\">\(rows)</ul>"
+            text.isEmpty
+            ? .empty
+            : found.isEmpty
+                ? "<p class=\"hint\" id=\"locate-empty\">Nothing found at this store.</p>" : "<ul class=\"locate\" id=\"locate-results\">\(rows)</ul>"
         return shopPage(
             "Find it in store", visit, place: place, notice: problem,
             body: """
@@ -217,7 +224,8 @@ extension Console {
                 let available = product.stock?.available ?? 0
                 var price: HTML = "<strong>\(MoneyText.format(product.priceAmount, product.currency))</strong>"
                 if let sale = product.sale {
-                    price = "\(price) <s aria-label=\"was\">\(MoneyText.format(sale.regularAmount, product.currency))</s> <span class=\"status status-completed\">Sale</span>"
+                    price =
+                        "\(price) <s aria-label=\"was\">\(MoneyText.format(sale.regularAmount, product.currency))</s> <span class=\"status status-completed\">Sale</span>"
                 }
                 let add: HTML =
                     available > 0 && !product.discontinued
@@ -233,7 +241,7 @@ extension Console {
                 return """
                     <li class="product" id="product-\(product.id)" data-product-id="\(product.id)">
                     <h3 class="product-name">\(product.name)</h3>
-                    <p class="hint">\(product.brand.isEmpty ? product.category : "\(product.brand) · \(product.category)")</p>
+                    <p class="hint">\([product.brand, product.category].filter { !$0.isEmpty }.joined(separator: " · "))</p>
                     <p class="price">\(price)</p>
                     <p class="stock \(available > 0 ? "in" : "out")">\(Self.stockText(product))</p>
                     <p class="where">\(Self.whereText(product))</p>

@@ -47,7 +47,8 @@ extension Console {
         var zone: TimeZone?
         var hasCalendar = true
         do {
-            let (calendar, available) = try await api.pickupSlots.available(store: store.id, from: nil, days: 7, now: api.clock(), logger: visit.logger)
+            let (calendar, available) = try await api.pickupSlots.available(
+                store: store.id, from: nil, days: 7, now: api.clock(), logger: visit.logger)
             (slots, zone) = (available, calendar.timeZone)
         } catch SlotError.calendarNotFound {
             hasCalendar = false

@@ -125,9 +125,18 @@ final class WebDriver: @unchecked Sendable {
         _ = try await command("POST", "/element/\(element)/click", [:])
     }
 
+    /// The element's text. A page that redraws itself live (the shop's order page) may replace
+    /// the element between finding and reading it: then it is found again.
     func text(_ css: String) async throws -> String {
-        let element = try await find(css)
-        return try await command("GET", "/element/\(element)/text", nil) as? String ?? ""
+        for attempt in 1... {
+            do {
+                let element = try await find(css)
+                return try await command("GET", "/element/\(element)/text", nil) as? String ?? ""
+            } catch let failure as Failure where failure.description.contains("stale element") && attempt < 5 {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        fatalError("unreachable")
     }
 
     func attribute(_ css: String, _ name: String) async throws -> String? {
