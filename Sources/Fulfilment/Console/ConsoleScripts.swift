@@ -21,7 +21,7 @@ enum ConsoleScripts {
         """#
 
     static let desk =
-        keepFocus + events + waits + #"""
+        keepFocus + camera + events + waits + #"""
 
             // Customers at the kerb (issue 27): an arrival, or an order handed over, refreshes the list.
             (function () {
@@ -81,29 +81,38 @@ enum ConsoleScripts {
                 other.addEventListener('submit', function () { sessionStorage.removeItem('desk.lastScan'); });
               });
               // Camera scanning, only where the browser can decode QR codes itself.
-              var button = document.getElementById('camera');
-              var video = document.getElementById('camera-view');
-              if (!button || !video || !('BarcodeDetector' in window) || !navigator.mediaDevices) return;
-              button.hidden = false;
-              button.addEventListener('click', function () {
-                var detector = new window.BarcodeDetector({ formats: ['qr_code'] });
-                navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } }).then(function (stream) {
-                  video.srcObject = stream;
-                  video.hidden = false;
-                  video.play();
-                  var timer = setInterval(function () {
-                    detector.detect(video).then(function (codes) {
-                      if (!codes.length) return;
-                      clearInterval(timer);
-                      stream.getTracks().forEach(function (track) { track.stop(); });
-                      box.value = codes[0].rawValue;
-                      form.requestSubmit();
-                    }).catch(function () {});
-                  }, 250);
-                }).catch(function () { button.textContent = 'Camera unavailable'; button.disabled = true; });
+              scanWithCamera(document.getElementById('camera'), document.getElementById('camera-view'), ['qr_code'], function (code) {
+                box.value = code;
+                form.requestSubmit();
               });
             })();
             """#
+
+    /// Shows `button` where the browser can decode `formats` from the camera itself
+    /// (`BarcodeDetector`); pressed, it films until a code is read and gives it to `onCode`.
+    static let camera = #"""
+        function scanWithCamera(button, video, formats, onCode) {
+          if (!button || !video || !('BarcodeDetector' in window) || !navigator.mediaDevices) return;
+          button.hidden = false;
+          button.addEventListener('click', function () {
+            var detector = new window.BarcodeDetector({ formats: formats });
+            navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } }).then(function (stream) {
+              video.srcObject = stream;
+              video.hidden = false;
+              video.play();
+              var timer = setInterval(function () {
+                detector.detect(video).then(function (codes) {
+                  if (!codes.length) return;
+                  clearInterval(timer);
+                  stream.getTracks().forEach(function (track) { track.stop(); });
+                  onCode(codes[0].rawValue);
+                }).catch(function () {});
+              }, 250);
+            }).catch(function () { button.textContent = 'Camera unavailable'; button.disabled = true; });
+          });
+        }
+
+        """#
 
     /// Listens to the store's events (`/console/events`); `onEvent` gets each event's JSON.
     /// Without `EventSource` (or with the stream down) pages still work: they are plain forms.

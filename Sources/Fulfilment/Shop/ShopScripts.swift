@@ -7,7 +7,8 @@
 ///   key already makes a second submission answer the same order);
 /// - a camera barcode scan, where the browser can decode barcodes itself (`BarcodeDetector`).
 enum ShopScripts {
-    static let shop = #"""
+    static let shop =
+        ConsoleScripts.camera + #"""
         function replaceFrom(doc, id) {
           var fresh = doc.getElementById(id), here = document.getElementById(id);
           if (fresh && here) here.replaceWith(fresh);
@@ -71,27 +72,9 @@ enum ShopScripts {
         })();
 
         // A barcode from the camera finds its product.
-        (function () {
-          var button = document.getElementById('scan-barcode');
-          var video = document.getElementById('barcode-view');
-          if (!button || !video || !('BarcodeDetector' in window) || !navigator.mediaDevices) return;
-          button.hidden = false;
-          button.addEventListener('click', function () {
-            var detector = new window.BarcodeDetector({ formats: ['ean_13', 'ean_8', 'upc_a', 'upc_e'] });
-            navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } }).then(function (stream) {
-              video.srcObject = stream;
-              video.hidden = false;
-              video.play();
-              var timer = setInterval(function () {
-                detector.detect(video).then(function (codes) {
-                  if (!codes.length) return;
-                  clearInterval(timer);
-                  stream.getTracks().forEach(function (track) { track.stop(); });
-                  location.href = '/shop?barcode=' + encodeURIComponent(codes[0].rawValue);
-                }).catch(function () {});
-              }, 250);
-            }).catch(function () { button.textContent = 'Camera unavailable'; button.disabled = true; });
+        scanWithCamera(document.getElementById('scan-barcode'), document.getElementById('barcode-view'),
+          ['ean_13', 'ean_8', 'upc_a', 'upc_e'], function (code) {
+            location.href = '/shop?barcode=' + encodeURIComponent(code);
           });
-        })();
         """#
 }
