@@ -44,8 +44,8 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
         services: [
-            database.client, KeyringWatcher(store: keys, logger: logger, pollInterval: configuration.keysPollInterval),
-            DatabaseProbe(connection: configuration.database, health: health, logger: logger),
+            database, KeyringWatcher(store: keys, logger: logger, pollInterval: configuration.keysPollInterval),
+            DatabaseProbe(connection: configuration.database, health: health, logger: logger, router: database.router),
             AfterMigrations(
                 migrated: migrated,
                 base: OrderExpiryService(
@@ -81,7 +81,10 @@ func buildRouter(
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: RequestShapeMiddleware(routes: ContractRoutes(yaml: String(decoding: OpenAPIDocument.yaml, as: UTF8.self))))
-    router.add(middleware: DatabaseAvailabilityMiddleware(health: health))
+    router.add(
+        middleware: DatabaseAvailabilityMiddleware(
+            health: health,
+            failover: database.connection.isMultiHost ? .init(router: database.router, deadline: Database.failoverDeadline) : nil))
     router.add(middleware: NullFieldMiddleware())
     router.add(middleware: ClientAddressMiddleware(trustedProxies: trustedProxies))
     router.add(middleware: CharsetMiddleware())

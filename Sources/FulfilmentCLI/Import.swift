@@ -40,7 +40,7 @@ struct ImportProducts: AsyncParsableCommand {
                 .migrate(logger: logger)
             let database = try Database(connection: connection, logger: logger)
             try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { await database.client.run() }
+                group.addTask { try? await database.run() }
                 defer { group.cancelAll() }
                 do {
                     let summary = try await CatalogueImport(database: database).run(csv: csv, store: store, logger: logger)

@@ -91,7 +91,7 @@ func withDatabaseClient<T: Sendable>(
     return try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {
             signalStarted.finish()
-            await database.client.run()
+            try? await database.run()
             return nil
         }
         defer { group.cancelAll() }

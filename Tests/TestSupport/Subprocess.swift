@@ -50,8 +50,21 @@ public enum Subprocess {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
+        // The child starts with no signal blocked and every signal's default action: the test
+        // process blocks or ignores some (its runtime's), and a child that inherited that could
+        // not be stopped (pg_autoctl waits for ever for services that cannot hear SIGTERM).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw Failure(description: "\(path): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}

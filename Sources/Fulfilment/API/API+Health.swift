@@ -10,9 +10,16 @@ extension API {
     /// Ready means the database answers within two seconds and every migration this binary
     /// knows is recorded as applied (`Readiness`); a load balancer should not route here otherwise.
     func getReadiness(_ input: Operations.GetReadiness.Input) async throws -> Operations.GetReadiness.Output {
+        // With several servers (issue 29): which one this instance sends its work to.
+        let primary = database.connection.isMultiHost ? ["primary": database.router.currentEndpoint.description] : [:]
         switch await readiness.check() {
         case .ready:
-            return .ok(.init(body: .json(.init(status: .ok, checks: .init(additionalProperties: ["database": "ok", "migrations": "ok"])))))
+            return .ok(
+                .init(
+                    body: .json(
+                        .init(
+                            status: .ok,
+                            checks: .init(additionalProperties: ["database": "ok", "migrations": "ok"].merging(primary) { $1 })))))
         case .migrationsPending(let pending):
             return .serviceUnavailable(
                 .init(

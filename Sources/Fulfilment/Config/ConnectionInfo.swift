@@ -32,29 +32,76 @@ public struct ConnectionInfo: Sendable, Equatable {
         }
         defer { PQconninfoFree(parsed) }
         var options = Self.read(parsed)
+        // Several servers and nothing said: the one that takes writes, as issue 29 asks.
+        if options["target_session_attrs"] == nil, [options["host"], options["hostaddr"]].contains(where: { $0?.contains(",") == true }) {
+            options["target_session_attrs"] = "read-write"
+        }
         if let defaults = PQconndefaults() {
             defer { PQconninfoFree(defaults) }
             for (key, value) in Self.read(defaults) where options[key] == nil {
                 options[key] = value
             }
         }
-        try refuseLists(in: options)
-        return ConnectionInfo(options: options)
+        let info = ConnectionInfo(options: options)
+        try info.checkLists()
+        return info
     }
 
-    /// libpq takes comma-separated lists of hosts, addresses and ports and tries them in turn
-    /// (failover). This service connects to one server: handed to PostgresNIO, `a,b` would be
-    /// looked up as one hostname and fail with a puzzling DNS error, or a port list would be
-    /// read as the default port. Until failover is supported, such a string is refused.
-    private static func refuseLists(in options: [String: String]) throws(ParseError) {
-        for keyword in ["host", "hostaddr", "port"] {
-            guard let value = options[keyword], value.contains(",") else { continue }
-            throw ParseError(
-                message: """
-                    it names several servers (\(keyword) \(value)), but fulfilment connects to one PostgreSQL server \
-                    and has no failover yet: give a single host and port
-                    """)
+    /// One server of a list: where to connect.
+    public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
+        public var host: String
+        public var port: Int
+        public var description: String { host.hasPrefix("/") ? "\(host)/.s.PGSQL.\(port)" : "\(host):\(port)" }
+    }
+
+    /// What the service needs of the server it works with (libpq's `target_session_attrs`).
+    public static let sessionTargets: Set<String> = ["any", "read-write", "primary", "standby", "prefer-standby", "read-only"]
+
+    /// libpq's lists, as libpq reads them: `host` (or `hostaddr`) a comma-separated list, and
+    /// `port` one port for all or one per host. A list that does not match is refused here, with
+    /// libpq's own rule, rather than at the first connection; so is an unknown target.
+    private func checkLists() throws(ParseError) {
+        let hosts = hostList
+        let ports = (options["port"] ?? "").split(separator: ",", omittingEmptySubsequences: false)
+        if ports.count > 1 && ports.count != hosts.count {
+            throw ParseError(message: "could not match \(ports.count) port numbers to \(hosts.count) hosts")
         }
+        for port in ports where !port.isEmpty && Int(port).map({ !(1...65535).contains($0) }) ?? true {
+            throw ParseError(message: "invalid port number: \"\(port)\"")
+        }
+        if let target = options["target_session_attrs"], !Self.sessionTargets.contains(target) {
+            throw ParseError(message: "invalid target_session_attrs value: \"\(target)\"")
+        }
+    }
+
+    private var hostList: [String] {
+        let list = options["host"] ?? options["hostaddr"] ?? "/var/run/postgresql"
+        return list.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+    }
+
+    /// Every server named, in order, each with its port.
+    public var endpoints: [Endpoint] {
+        let hosts = hostList
+        let ports = (options["port"] ?? "").split(separator: ",", omittingEmptySubsequences: false).map { Int($0) ?? 5432 }
+        return hosts.enumerated().map { index, host in
+            Endpoint(host: host.isEmpty ? "/var/run/postgresql" : host, port: ports.isEmpty ? 5432 : ports[ports.count == 1 ? 0 : index])
+        }
+    }
+
+    /// Whether several servers are named (a primary and its standbys).
+    public var isMultiHost: Bool { endpoints.count > 1 }
+
+    /// `target_session_attrs`: `any` unless said (`read-write` when several servers are named).
+    public var sessionTarget: String { options["target_session_attrs"] ?? "any" }
+
+    /// The same connection to one server of the list.
+    public func only(_ endpoint: Endpoint) -> ConnectionInfo {
+        var copy = self
+        let numeric = options["host"] == nil && options["hostaddr"] != nil
+        copy.options[numeric ? "hostaddr" : "host"] = endpoint.host
+        copy.options["port"] = String(endpoint.port)
+        copy.options["target_session_attrs"] = nil
+        return copy
     }
 
     private static func read(_ list: UnsafeMutablePointer<PQconninfoOption>) -> [String: String] {
@@ -69,8 +116,9 @@ public struct ConnectionInfo: Sendable, Equatable {
         return result
     }
 
-    public var host: String { options["host"] ?? options["hostaddr"] ?? "/var/run/postgresql" }
-    public var port: Int { options["port"].flatMap { Int($0) } ?? 5432 }
+    /// The first server's host and port (the only one's, for a single server).
+    public var host: String { endpoints[0].host }
+    public var port: Int { endpoints[0].port }
     public var user: String { options["user"] ?? "postgres" }
     public var password: String? { options["password"] }
     public var database: String { options["dbname"] ?? user }
@@ -90,7 +138,7 @@ public struct ConnectionInfo: Sendable, Equatable {
 
     /// A description safe for logs: never includes the password.
     public var redacted: String {
-        let target = unixSocketPath ?? "\(host):\(port)"
+        let target = isMultiHost ? endpoints.map(\.description).joined(separator: ",") : unixSocketPath ?? "\(host):\(port)"
         return "\(user)@\(target)/\(database)"
     }
 }

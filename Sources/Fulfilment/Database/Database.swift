@@ -2,17 +2,30 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+import ServiceLifecycle
 
-/// The service's handle on PostgreSQL: a pooled `PostgresNIO` client (run as a service)
-/// plus the connection description it came from.
+/// The service's handle on PostgreSQL: a pooled `PostgresNIO` client per server the connection
+/// string names (run as a service), the one in use (`PrimaryRouter`), and the connection
+/// description they came from.
 public struct Database: Sendable {
-    public let client: PostgresClient
+    /// The pool of the server in use: the primary, as the `DatabaseProbe` last found it.
+    public var client: PostgresClient { pools[router.current] }
     public let connection: ConnectionInfo
+    /// One pool per server, in the connection string's order. A standby's pool opens nothing
+    /// until it becomes the primary.
+    let pools: [PostgresClient]
+    let router: PrimaryRouter
 
     /// The most connections one instance opens: `FULFILMENT_DB_POOL`, default 40. Several
     /// instances on one PostgreSQL share its `max_connections` between them.
     public static var defaultPoolSize: Int {
         EnvironmentSetting.integer("FULFILMENT_DB_POOL", clampedTo: 2...500) ?? 40
+    }
+
+    /// How long a request waits for a primary during a failover before `503 database_unavailable`:
+    /// `FULFILMENT_DB_FAILOVER_DEADLINE` seconds, default 15 (issue 29).
+    static var failoverDeadline: Duration {
+        .seconds(EnvironmentSetting.integer("FULFILMENT_DB_FAILOVER_DEADLINE", clampedTo: 1...300) ?? 15)
     }
 
     /// Seconds between keep-alive pings of an idle connection: `FULFILMENT_DB_KEEPALIVE`, default none.
@@ -22,7 +35,19 @@ public struct Database: Sendable {
 
     public init(connection: ConnectionInfo, logger: Logger, poolSize: Int = Database.defaultPoolSize) throws {
         self.connection = connection
+        router = PrimaryRouter(endpoints: connection.endpoints)
+        pools = try connection.endpoints.map { endpoint in
+            try Self.pool(for: connection.only(endpoint), poolSize: poolSize, logger: logger)
+        }
+    }
+
+    private static func pool(for connection: ConnectionInfo, poolSize: Int, logger: Logger) throws -> PostgresClient {
         var configuration = try Self.configuration(for: connection)
+        // A server that does not answer is given up on after libpq's `connect_timeout` (a dead
+        // primary's address must not hold a lease for PostgresNIO's default 10 seconds).
+        if let seconds = connection.options["connect_timeout"].flatMap({ Int($0) }), seconds > 0 {
+            configuration.options.connectTimeout = .seconds(Int64(seconds))
+        }
         // One more than asked: the event listener (`EventBus`) holds one connection for as long
         // as the service runs, and requests must still have `poolSize` (with one fewer, eight
         // racing transactions on a pool of eight starved each other).
@@ -41,7 +66,7 @@ public struct Database: Sendable {
         // lease comes before its `run()` has opened them, as it can at start, the services
         // starting side by side: seen in the tests.)
         configuration.options.keepAliveBehavior = Self.keepAliveSeconds.map { .init(frequency: .seconds($0)) }
-        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
     /// Maps libpq's resolved options onto PostgresNIO's configuration, `sslmode` included.
@@ -150,6 +175,37 @@ extension Database {
         }
         try await connection.run("COMMIT", logger: logger)
         return value
+    }
+}
+
+extension Database {
+    /// Runs `body` on the primary's pool. When the primary changes meanwhile (a failover the probe
+    /// followed), `body` is cancelled and ``DatabaseUnavailable`` thrown, for the caller to try
+    /// again on the new one: a lease waiting on a dead server's pool would otherwise wait for a
+    /// minute or more (issue 29). With one server it is simply `body(client)`.
+    func onPrimary<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        guard pools.count > 1 else { return try await body(client) }
+        let (index, changes) = router.snapshot
+        let pool = pools[index]
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body(pool) }
+            group.addTask {
+                await router.untilChanged(from: changes)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw DatabaseUnavailable() }
+            return value
+        }
+    }
+}
+
+/// Running the database is running every server's pool.
+extension Database: Service {
+    public func run() async throws {
+        await withDiscardingTaskGroup { group in
+            for pool in pools { group.addTask { await pool.run() } }
+        }
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import OpenAPIRuntime
 import PostgresNIO
 import ServiceLifecycle
 
@@ -11,11 +12,19 @@ import ServiceLifecycle
 final class DatabaseHealth: Sendable {
     /// Set while the database is unreachable; every request in flight waits on it.
     private let down = AsyncFlag()
+    /// Set while it is reachable: what a request waiting out a failover waits for.
+    private let up = AsyncFlag(isSet: true)
 
     var isReachable: Bool { !down.isSet }
 
     /// Records what a probe saw; true when that is a change. Going down wakes every waiter.
-    func record(reachable: Bool) -> Bool { down.set(!reachable) }
+    func record(reachable: Bool) -> Bool {
+        up.set(reachable)
+        return down.set(!reachable)
+    }
+
+    /// Returns once the database is reachable again (at once if it is), or when cancelled.
+    func untilReachable() async { await up.wait() }
 
     /// Returns once the database is found unreachable, or at once if the task is cancelled: a
     /// request's watchdog, costing a dictionary entry rather than a timer that wakes a thread.
@@ -29,16 +38,30 @@ final class DatabaseHealth: Sendable {
 /// failure), and keeps ``DatabaseHealth`` up to date. A probe that fails or takes more than two
 /// seconds counts as a miss; two misses in a row mean down (one slow answer on a busy machine
 /// is not an outage), one answer means up again.
+///
+/// With several servers (issue 29) the probe connects as libpq does, with the connection
+/// string's `target_session_attrs`, so its connection is to the server the service should use:
+/// each new connection tells the `PrimaryRouter` which one that is, and a connection whose
+/// server stopped being a primary (a switchover demoted it) counts as a miss and is dropped, so
+/// the next finds the new one.
 struct DatabaseProbe: Service {
     let connection: ConnectionInfo
     let health: DatabaseHealth
     let logger: Logger
+    var router: PrimaryRouter? = nil
     var interval: Duration = .milliseconds(500)
 
     /// The probe's libpq connection, touched by one probe at a time.
     final class Link: @unchecked Sendable {
         var connection: LibPQConnection?
     }
+
+    /// Whether the service needs the primary (it writes): `target_session_attrs` `read-write`
+    /// or `primary`, as a multi-host string has by default.
+    private var wantsPrimary: Bool { ["read-write", "primary"].contains(connection.sessionTarget) }
+
+    /// The server the probe is connected to is a standby now.
+    private struct DemotedPrimary: Error {}
 
     func run() async throws {
         let link = Link()
@@ -50,9 +73,14 @@ struct DatabaseProbe: Service {
             while !Task.isCancelled {
                 let answered = await withTimeout(.seconds(2)) {
                     try await Migrator.offloaded {
-                        if link.connection == nil { link.connection = try LibPQConnection(target) }
+                        if link.connection == nil {
+                            let opened = try LibPQConnection(target)
+                            link.connection = opened
+                            if let router, let endpoint = opened.endpoint { router.use(endpoint, logger: logger) }
+                        }
                         do {
-                            try link.connection?.execute("SELECT 1")
+                            let rows = try link.connection?.execute("SELECT pg_is_in_recovery()")
+                            if wantsPrimary, rows?.first?.first == "t" { throw DemotedPrimary() }
                         } catch {
                             link.connection = nil
                             throw error
@@ -80,22 +108,92 @@ struct DatabaseProbe: Service {
 /// Answers `503 database_unavailable` (with `Retry-After`) while the database is down, and
 /// gives up on a request still waiting for it when the probe finds it gone: never a 500, never
 /// a hang. The health, readiness and contract routes pass straight through.
+///
+/// With several servers (`failover`, issue 29) a primary may come back within seconds, so a
+/// request waits for it instead, up to the failover deadline, and a request that failed on a
+/// server going away is run again on the new primary when running it twice cannot do its work
+/// twice: `GET` and `HEAD`, and a request with an `Idempotency-Key` (checkout, a collection
+/// scan). Any other answers `503 database_unavailable` with `Retry-After`: it may or may not
+/// have been done, and only its client can tell.
 struct DatabaseAvailabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     let health: DatabaseHealth
+    var failover: Failover? = nil
     static var passThrough: Set<String> { ["/healthz", "/readyz", "/openapi.yaml", "/metrics"] }
+
+    /// How a multi-host service waits out a failover.
+    struct Failover: Sendable {
+        var router: PrimaryRouter
+        /// How long a request waits for a primary, in all (`FULFILMENT_DB_FAILOVER_DEADLINE`, 15 s).
+        var deadline: Duration
+        /// Bodies up to this size are kept to send again; a larger one is run once.
+        static var largestKeptBody: Int { 4 << 20 }
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !Self.passThrough.contains(request.uri.path) else { return try await next(request, context) }
-        guard health.isReachable else { throw DatabaseUnavailable() }
+        guard let failover else {
+            guard health.isReachable else { throw DatabaseUnavailable() }
+            return try await watched(request, context, next)
+        }
+        let deadline = ContinuousClock.now + failover.deadline
+        var request = request
+        var again = Self.safeToRunAgain(request)
+        if again {
+            let length = request.headers[.contentLength].flatMap { Int($0) } ?? 0
+            if length <= Failover.largestKeptBody {
+                request.body = .init(buffer: try await request.body.collect(upTo: Failover.largestKeptBody))
+            } else {
+                again = false
+            }
+        }
+        while true {
+            guard await waitForDatabase(until: deadline) else { throw DatabaseUnavailable() }
+            let changes = failover.router.changes
+            do {
+                return try await watched(request, context, next, until: (failover.router, changes))
+            } catch  where again && error.isFailoverClass && ContinuousClock.now < deadline {
+                // Run it again once the probe has found the primary (a new one, or the same back).
+                while failover.router.changes == changes && health.isReachable && ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                ServiceMetrics.requestRetriedAfterFailover()
+            }
+        }
+    }
+
+    /// Whether the database is reachable, waiting for it until `deadline`.
+    private func waitForDatabase(until deadline: ContinuousClock.Instant) async -> Bool {
+        guard !health.isReachable else { return true }
+        _ = await withTimeout(max(deadline - .now, .zero)) { await health.untilReachable() }
+        return health.isReachable
+    }
+
+    /// What running twice cannot do twice: a read, or a request under an idempotency key.
+    static func safeToRunAgain(_ request: Request) -> Bool {
+        request.method == .get || request.method == .head || request.headers[HTTPField.Name("Idempotency-Key")!] != nil
+    }
+
+    /// The handler, beside a watchdog that gives up on it when the probe finds the database gone,
+    /// or (with several servers) follows a failover: work waiting on the old primary's pool.
+    private func watched(
+        _ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response,
+        until primary: (router: PrimaryRouter, changes: Int)? = nil
+    ) async throws -> Response {
         // The handler runs as a child beside a watchdog; the group outlives neither, so `next`
         // does not really escape, and only one of the two ever runs `next`.
-        return try await withoutActuallyEscaping(next) { next in
+        try await withoutActuallyEscaping(next) { next in
             nonisolated(unsafe) let handler = next
             return try await withThrowingTaskGroup(of: Response?.self) { group in
                 group.addTask { try await handler(request, context) }
                 group.addTask {
                     await health.untilUnreachable()
                     return nil
+                }
+                if let primary {
+                    group.addTask {
+                        await primary.router.untilChanged(from: primary.changes)
+                        return nil
+                    }
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let response = first else { throw DatabaseUnavailable() }
@@ -115,6 +213,15 @@ struct DatabaseUnavailable: Error, APIErrorConvertible {
 }
 
 extension Error {
+    /// What a failover looks like from here (issue 29): the server went away (or was found gone),
+    /// a connection failed (SQLSTATE class 08), or a standby refused a write (`25006`).
+    var isFailoverClass: Bool {
+        if self is DatabaseUnavailable || isDatabaseUnavailable { return true }
+        if let error = self as? ServerError { return error.underlyingError.isFailoverClass }
+        guard let state = sqlState else { return false }
+        return state == "25006" || state.hasPrefix("08")
+    }
+
     /// The connection to PostgreSQL broke, or the server is shutting down or starting up.
     var isDatabaseUnavailable: Bool {
         if self is DatabaseConnectionLost { return true }

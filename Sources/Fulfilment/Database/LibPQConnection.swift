@@ -42,6 +42,12 @@ final class LibPQConnection {
 
     deinit { PQfinish(handle) }
 
+    /// The server libpq connected to: of a list, the one `target_session_attrs` chose.
+    var endpoint: ConnectionInfo.Endpoint? {
+        guard let host = PQhost(handle), let port = PQport(handle), let number = Int(String(cString: port)) else { return nil }
+        return ConnectionInfo.Endpoint(host: String(cString: host), port: number)
+    }
+
     /// Runs one or more statements with the simple-query protocol; returns the first column
     /// of every row of the last result.
     @discardableResult

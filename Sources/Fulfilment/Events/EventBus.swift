@@ -154,41 +154,53 @@ public final class EventBus: Service, Sendable {
     private func listen(numberingWake: AsyncStream<Void>.Continuation) async {
         var failures = 0
         while !Task.isCancelled {
+            let listened = ListenedFlag()
             do {
-                try await self.database.client.withConnection { connection in
-                    try await connection.listen(on: Self.channel) { notifications in
-                        failures = 0
-                        // Anything committed while no one listened is numbered and read again now.
-                        self.state.withLock { $0.sweep = true }
-                        numberingWake.yield()
-                        self.wake(store: nil, all: true)
-                        self.wake(session: nil)
-                        for try await notification in notifications {
-                            switch Notice(payload: notification.payload) {
-                            case .written(let store):
-                                self.state.withLock { _ = $0.toNumber.insert(store) }
-                                numberingWake.yield()
-                            case .numbered(let store, let webhooks):
-                                self.wake(store: store, all: webhooks)
-                            case .sessionEnded(let session):
-                                self.wake(session: session)
-                            case .unreadable:
-                                // Wake everyone rather than miss one.
-                                self.wake(store: nil, all: true)
-                                self.wake(session: nil)
+                // On the primary as the probe last found it; a failover followed meanwhile ends
+                // this listen, and the next one is on the new primary (issue 29).
+                try await database.onPrimary { client in
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.channel) { notifications in
+                            listened.set()
+                            // Anything committed while no one listened is numbered and read again now.
+                            self.state.withLock { $0.sweep = true }
+                            numberingWake.yield()
+                            self.wake(store: nil, all: true)
+                            self.wake(session: nil)
+                            for try await notification in notifications {
+                                switch Notice(payload: notification.payload) {
+                                case .written(let store):
+                                    self.state.withLock { _ = $0.toNumber.insert(store) }
+                                    numberingWake.yield()
+                                case .numbered(let store, let webhooks):
+                                    self.wake(store: store, all: webhooks)
+                                case .sessionEnded(let session):
+                                    self.wake(session: session)
+                                case .unreadable:
+                                    // Wake everyone rather than miss one.
+                                    self.wake(store: nil, all: true)
+                                    self.wake(session: nil)
+                                }
                             }
                         }
                     }
                 }
             } catch {
                 guard !Task.isCancelled else { break }
-                failures += 1
+                failures = listened.isSet ? 1 : failures + 1
                 self.logger.warning(
                     "event listener lost its connection; listening again shortly",
                     metadata: ["error": "\(String(reflecting: error).prefix(200))"])
             }
             try? await Task.sleep(for: .milliseconds(min(200 * (1 << min(failures, 5)), 5000)))
         }
+    }
+
+    /// Whether a listen got as far as listening (then its failure starts the back-off afresh).
+    private final class ListenedFlag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
     }
 
     /// Numbers the stores asked for, one statement a round; a store asked for again meanwhile is
@@ -200,7 +212,9 @@ public final class EventBus: Service, Sendable {
                 return (Array(state.toNumber), state.sweep)
             }
             do {
-                try await EventQueries.number(stores: stores, andLeftovers: sweep, on: database.client, logger: logger)
+                try await database.onPrimary { client in
+                    try await EventQueries.number(stores: stores, andLeftovers: sweep, on: client, logger: self.logger)
+                }
             } catch {
                 guard !Task.isCancelled else { break }
                 state.withLock { $0.sweep = true }

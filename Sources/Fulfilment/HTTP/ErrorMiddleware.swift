@@ -36,7 +36,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return convertible.apiError
             }
             if serverError.underlyingError is NIOTooManyBytesError { return tooLarge }
-            if serverError.underlyingError.isDatabaseUnavailable { return DatabaseUnavailable().apiError }
+            if serverError.underlyingError.isFailoverClass { return DatabaseUnavailable().apiError }
             if serverError.underlyingError.isTransientConflict { return DatabaseBusy().apiError }
             if serverError.underlyingError.isStorageFull { return StorageFull().apiError }
             if let valueError = serverError.underlyingError.clientValueError { return valueError }
@@ -54,7 +54,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return .internal
         case is NIOTooManyBytesError:
             return tooLarge
-        case let failed where failed.isDatabaseUnavailable:
+        case let failed where failed.isFailoverClass:
             return DatabaseUnavailable().apiError
         case let failed where failed.isTransientConflict:
             return DatabaseBusy().apiError

@@ -59,6 +59,18 @@ enum ServiceMetrics {
     /// 15 s to an hour: a kerbside wait is minutes, and a long one is what a store wants to see.
     static let arrivalWaitBuckets: [Double] = [15, 30, 60, 120, 180, 300, 420, 600, 900, 1_200, 1_800, 3_600]
 
+    /// The service moved its work to another server of its connection string (issue 29).
+    static func databaseFailoverFollowed() {
+        bootstrap()
+        Counter(label: "fulfilment_database_failovers_total").increment()
+    }
+
+    /// A request that failed on a server going away was run again once it had a primary.
+    static func requestRetriedAfterFailover() {
+        bootstrap()
+        Counter(label: "fulfilment_database_retried_requests_total").increment()
+    }
+
     static func database(reachable: Bool) {
         bootstrap()
         Gauge(label: "fulfilment_database_up").record(reachable ? 1 : 0)

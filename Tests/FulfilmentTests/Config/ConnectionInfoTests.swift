@@ -48,39 +48,49 @@ struct ConnectionInfoTests {
         }
     }
 
-    @Test("several hosts, addresses or ports (libpq's failover lists) are refused, in both forms, with the reason")
-    func multiHostRefused() {
-        for conninfo in [
-            "postgresql://a,b/db", "postgresql://a:5432,b:5433/db", "postgresql://db.example.com:5432,5433/orders",
-            "host=a,b dbname=db", "hostaddr=10.0.0.1,10.0.0.2 dbname=db", "host=db.example.com port=5432,5433",
+    @Test("libpq's lists name a primary and its standbys: one port for all or one each, read-write unless said (issue 29)")
+    func multiHost() throws {
+        let url = try ConnectionInfo.parse("postgres://u:secret@h1:5501,h2:5502/db?target_session_attrs=read-write&connect_timeout=3")
+        #expect(url.endpoints.map(\.description) == ["h1:5501", "h2:5502"])
+        #expect(url.isMultiHost && url.sessionTarget == "read-write" && url.options["connect_timeout"] == "3")
+        #expect(url.redacted == "u@h1:5501,h2:5502/db" && !url.description.contains("secret"))
+        let onePort = try ConnectionInfo.parse("host=a,b,c port=6000 dbname=db")
+        #expect(onePort.endpoints.map(\.description) == ["a:6000", "b:6000", "c:6000"])
+        #expect(onePort.sessionTarget == "read-write")  // several servers, nothing said: the primary
+        #expect(try ConnectionInfo.parse("host=a,b dbname=db target_session_attrs=any").sessionTarget == "any")
+        let second = url.only(url.endpoints[1])
+        #expect(second.host == "h2" && second.port == 5502 && !second.isMultiHost && second.options["target_session_attrs"] == nil)
+        let single = try ConnectionInfo.parse("postgresql://db.example:5433/orders")
+        #expect(!single.isMultiHost && single.sessionTarget == "any" && single.endpoints.map(\.description) == ["db.example:5433"])
+        // An IPv6 address has colons, not commas: one host.
+        #expect(try ConnectionInfo.parse("postgresql://[::1]:5432/db").endpoints.count == 1)
+        for (conninfo, reason) in [
+            ("host=a,b,c port=5432,5433 dbname=db", "could not match 2 port numbers to 3 hosts"),
+            ("host=a,b port=5432,99999 dbname=db", "invalid port number"),
+            ("host=a,b dbname=db target_session_attrs=master", "invalid target_session_attrs"),
         ] {
             do {
                 _ = try ConnectionInfo.parse(conninfo)
                 Issue.record("\(conninfo) was accepted")
             } catch {
-                #expect(error.description.contains("several servers"), "\(conninfo): \(error)")
-                #expect(error.description.contains("no failover"), "\(conninfo): \(error)")
+                #expect(error.description.contains(reason), "\(conninfo): \(error)")
             }
         }
-        // One host (an IPv6 address has colons, not commas) is fine.
-        #expect(throws: Never.self) { try ConnectionInfo.parse("postgresql://[::1]:5432/db") }
-        #expect(throws: Never.self) { try ConnectionInfo.parse("hostaddr=10.0.0.1 dbname=db") }
     }
 
-    @Test("`fulfilment serve` given several hosts exits non-zero at start-up with the reason, and no crash")
-    func serveRefusesMultiHost() async throws {
+    @Test("`fulfilment serve` given lists that do not match exits non-zero at start-up with libpq's reason, and no crash")
+    func serveRefusesMismatchedLists() async throws {
         let keys = URL(fileURLWithPath: "/tmp/fulfilment-keys-\(UInt32.random(in: 0...UInt32.max))")
         _ = try PickupKeys.generate(in: keys)
         defer { try? FileManager.default.removeItem(at: keys) }
         let serve = ["serve", "--port", String(try ServiceProcess.freePort()), "--keys-dir", keys.path]
         for (arguments, environment) in [
-            (serve + ["--database-url", "postgresql://db1.example,db2.example/fulfilment"], [:]),
-            (serve, ["DATABASE_URL": "host=db1.example,db2.example dbname=fulfilment"]),
-            (serve, ["DATABASE_URL": "hostaddr=10.0.0.1,10.0.0.2 dbname=fulfilment"]),
+            (serve + ["--database-url", "host=db1.example,db2.example,db3.example port=1,2 dbname=fulfilment"], [:]),
+            (serve, ["DATABASE_URL": "host=db1.example,db2.example dbname=fulfilment target_session_attrs=leader"]),
         ] {
             let (status, output) = try await ServiceProcess.run(arguments, environment: environment)
             #expect(status != 0, "\(output)")
-            #expect(output.contains("several servers") && output.contains("no failover"), "\(output)")
+            #expect(output.contains("could not match") || output.contains("invalid target_session_attrs"), "\(output)")
             for crash in ["Fatal error", "Stack trace", "Backtrace", "Thread 0", "Crashed"] {
                 #expect(!output.contains(crash), "\(output)")
             }

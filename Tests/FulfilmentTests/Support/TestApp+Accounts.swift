@@ -78,7 +78,7 @@ extension TestApp {
 /// waited for: a `PostgresClient.run()` cancelled this way was seen never to return, and a
 /// test that waited for it (in a task group) hung the whole run.
 func withRunning<T: Sendable>(_ database: Fulfilment.Database, _ body: () async throws -> T) async throws -> T {
-    let running = Task { await database.client.run() }
+    let running = Task { try? await database.run() }
     defer { running.cancel() }
     return try await body()
 }
