@@ -7,7 +7,8 @@ extension API {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let idChecked = body.idChecked == true ? IDConfirmation.Method(rawValue: body.idCheckMethod?.rawValue ?? "seen") : nil
         let (identity, order) = try await Self.counted(preview: false) {
-            try await collections.collect(token: body.token, by: try Caller.current, idChecked: idChecked, logger: logger)
+            try await collections.collect(
+                token: body.token, by: try Caller.current, idChecked: idChecked, key: input.headers.idempotencyKey, logger: logger)
         }
         return .ok(.init(body: .json(.init(order, for: identity))))
     }

@@ -26,13 +26,22 @@ enum CollectionQueries {
     /// then stands.
     static func collect(
         _ id: OrderID, in scope: StoreScope, by staff: UserID, token text: String, idChecked: IDConfirmation.Method?,
-        on client: PostgresClient, logger: Logger
+        key: String? = nil, on client: PostgresClient, logger: Logger
     ) async throws -> (collected: Bool, order: Order?) {
-        let rows = try await client.run(
-            """
-            SELECT w.collected, (w.o).*
-            FROM collect_order_viewed(\(id.rawValue), \(scope), \(staff.rawValue), \(text), \(idChecked?.rawValue)) w
-            """, logger: logger)
+        let rows =
+            if let key {
+                try await client.run(
+                    """
+                    SELECT w.collected, (w.o).*
+                    FROM collect_order_keyed(\(id.rawValue), \(scope), \(staff.rawValue), \(text), \(idChecked?.rawValue), \(key)) w
+                    """, logger: logger)
+            } else {
+                try await client.run(
+                    """
+                    SELECT w.collected, (w.o).*
+                    FROM collect_order_viewed(\(id.rawValue), \(scope), \(staff.rawValue), \(text), \(idChecked?.rawValue)) w
+                    """, logger: logger)
+            }
         let row = rows.collect().first?.makeRandomAccess()
         let after = try row.flatMap { try OrderQueries.order(view: $0, at: 1) }
         return (try row?[0].decode(Bool.self) == true, after)

@@ -49,18 +49,25 @@ struct Collections: Sendable {
     /// written nothing), then `collect_order_viewed` (`sql/routines/collect_order_viewed.sql`), which decides and writes
     /// under its locks (`collect_order`) and returns the order as it then stands, for the
     /// answer or to explain a refusal. Returns the admitted staff member with the order.
+    ///
+    /// With `key` (the request's `Idempotency-Key`, issue 29), the same scan sent again by the
+    /// same staff member, its first answer lost, is answered as the first was: collected.
     func collect(
-        token scanned: String, by caller: Caller, idChecked: IDConfirmation.Method? = nil, logger: Logger
+        token scanned: String, by caller: Caller, idChecked: IDConfirmation.Method? = nil, key: String? = nil, logger: Logger
     ) async throws -> (Identity, Order) {
         let text = Self.normalized(scanned)
         let (staff, before) = try await read(text, by: caller, logger: logger)
         let scope = try StoreScope(staff: staff)
-        try Self.check(before, issuedWith: text, in: scope, idChecked: idChecked)
+        // A completed order may be this very scan's, sent again: the keyed statement says.
+        if key == nil || before?.status != .completed {
+            try Self.check(before, issuedWith: text, in: scope, idChecked: idChecked)
+        }
         guard let order = before else { throw OrderError.wrongStore }
         for _ in 1...2 {
             let (collected, after) = try await database.retryingConflicts(logger: logger) {
                 try await CollectionQueries.collect(
-                    order.id, in: scope, by: staff.userID, token: text, idChecked: idChecked, on: database.client, logger: logger)
+                    order.id, in: scope, by: staff.userID, token: text, idChecked: idChecked, key: key, on: database.client,
+                    logger: logger)
             }
             if collected, let after {
                 // The kerb's wait (issue 27): from the first "I'm here" to this hand-over.

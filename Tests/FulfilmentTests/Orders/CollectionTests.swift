@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import QRReceipt
 import Testing
 
@@ -30,6 +31,34 @@ struct CollectionTests {
             #expect(try await app.scan(token, by: staff, preview: true).errorCode == "already_collected")
             #expect(logs.requests(.post, "/v1/collections/preview").map(\.statements) == [1, 1])
             #expect(logs.requests(.post, "/v1/collections").map(\.statements) == [2, 1])
+        }
+    }
+
+    @Test("a scan sent again with its Idempotency-Key (its answer lost) is answered as the first was; another key, or none, is already_collected")
+    func keyedScanAgain() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let other = try await app.signIn(role: .staff, store: store)
+            let order = try await readyOrder(app, store: store, staff: staff)
+            let token = try #require(order["pickupToken"].string)
+            let product = try #require(order["lines"][0]["productId"].string)
+            func scan(_ key: String?, by desk: Session) async throws -> TestReply {
+                var headers: HTTPFields = [:]
+                if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
+                return try await app.request(.post, "/v1/collections", json: ["token": .string(token)], token: desk.token, headers: headers)
+            }
+            let first = try await scan("scan-1", by: staff)
+            #expect(first.status == .ok && first.json["status"].string == "completed")
+            let again = try await scan("scan-1", by: staff)
+            #expect(again.status == .ok && again.json["id"] == first.json["id"] && again.json["collectedAt"] == first.json["collectedAt"])
+            #expect(try await app.stock(store: store, product: product) == (9, 0))  // handed over once
+            #expect(try await scan("scan-2", by: staff).errorCode == "already_collected")
+            #expect(try await scan(nil, by: staff).errorCode == "already_collected")
+            #expect(try await scan("scan-1", by: other).errorCode == "already_collected")
+            let events = try await sql(
+                "SELECT count(*) FROM order_events WHERE order_id = $1 AND to_status = 'completed'", [order["id"].string!], on: app.database)
+            #expect(events[0][0] == "1")
         }
     }
 
