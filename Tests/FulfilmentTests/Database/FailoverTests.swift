@@ -69,6 +69,16 @@ struct FailoverTests {
                 try await app.fillCart(customer, store: store, [(product, 1)])
                 customers.append(customer)
             }
+            // Orders packed and paid before the load, for a desk to hand over while it runs.
+            let staff = try await app.signIn(role: .staff, store: store)
+            var ready: [(id: String, token: String)] = []
+            for _ in 0..<40 {
+                let (_, order, _) = try await app.placeOrder(store: store)
+                let id = try #require(order["id"].string)
+                #expect(try await app.transition(id, to: "packaged", by: staff).status == .ok)
+                #expect(try await app.pay(order, by: staff).status == .created)
+                ready.append((id, try #require(order["pickupToken"].string)))
+            }
             let port = try #require(app.port)
             let stop = Flag()
             let placedBefore = try await readyPrimary(app)
@@ -94,6 +104,23 @@ struct FailoverTests {
                     return placed
                 }
             }
+            // The desk scans one order every half second, each scan under its own Idempotency-Key,
+            // a 503 sent again with the same key.
+            let desk = Task { () throws -> [String] in
+                var collected: [String] = []
+                for order in ready where !stop.isSet {
+                    let key = UUID().uuidString
+                    let reply = try await Self.untilAnswered {
+                        try await SeparateConnections.send(
+                            .init(
+                                path: "/v1/collections", json: ["token": .string(order.token)], token: staff.token, headers: ["Idempotency-Key": key]),
+                            port: port)
+                    }
+                    if reply.json["status"].string == "completed" { collected.append(order.id) }
+                    try await Task.sleep(for: .milliseconds(500))
+                }
+                return collected
+            }
             try await Task.sleep(for: .seconds(3))
             let killed = try cluster.run("failover")
             let killedAt = ContinuousClock.now
@@ -101,13 +128,16 @@ struct FailoverTests {
             stop.set()
             var all: [Placed] = []
             for racer in racers { all += try await racer.value }
+            let collected = try await desk.value
 
             // Answering again, on the other node, within 20 s of the kill: the first checkout begun after it.
             let firstAfter = try #require(all.filter { $0.started > killedAt }.map(\.at).min(), "no checkout succeeded after the kill")
             let followed = firstAfter - killedAt
             let metrics = try await app.request(.get, "/metrics").text.split(separator: "\n")
                 .filter { $0.hasPrefix("fulfilment_database_failovers_total") || $0.hasPrefix("fulfilment_database_retried_requests_total") }
-            print("failover: \(killed) killed; first checkout begun after it answered \(followed) later; \(all.count) checkouts answered; \(metrics)")
+            print(
+                "failover: \(killed) killed; first checkout begun after it answered \(followed) later; \(all.count) checkouts and \(collected.count) collections answered; \(metrics)"
+            )
             #expect(followed < .seconds(20))
             let placedAfter = try await readyPrimary(app)
             #expect(placedAfter != placedBefore, "readyz still names \(placedAfter)")
@@ -115,11 +145,26 @@ struct FailoverTests {
             // Every answered checkout exists exactly once, and no order exists that was not answered.
             let answered = Set(all.map(\.key))
             #expect(answered.count == all.count)
-            let rows = try await sql("SELECT idempotency_key, id FROM orders WHERE store_id = $1", [store], on: info)
+            let desksOrders = "{\(ready.map(\.id).joined(separator: ","))}"
+            let rows = try await sql(
+                "SELECT idempotency_key, id FROM orders WHERE store_id = $1 AND NOT id = ANY($2::uuid[])", [store, desksOrders], on: info)
             #expect(rows.count == all.count, "\(rows.count) orders for \(all.count) answered checkouts")
             let stored = Dictionary(rows.map { ($0[0]!, $0[1]!) }, uniquingKeysWith: { first, _ in first })
             for placed in all { #expect(stored[placed.key] == placed.order, "checkout \(placed.key)") }
             try await expectOrdersWholeAndStockAddingUp(product: product, onHand: 100_000, on: info)
+            // Every scan answered was handed over once: its token used once, one completion each.
+            #expect(collected.count >= 20, "only \(collected.count) collections answered")
+            let handovers = try await sql(
+                """
+                SELECT o.id, o.status, (SELECT count(*) FROM order_events e WHERE e.order_id = o.id AND e.to_status = 'completed'),
+                       (SELECT count(*) FROM pickup_tokens t WHERE t.order_id = o.id AND t.used_at IS NOT NULL)
+                FROM orders o WHERE o.id = ANY($1::uuid[])
+                """, [desksOrders], on: info)
+            for row in handovers {
+                let answered = collected.contains(row[0]!)
+                #expect(row[1] == (answered ? "completed" : "packaged") && row[2] == (answered ? "1" : "0") && row[3] == row[2], "\(row)")
+            }
+
             // The store's events, numbered after they commit (on whichever primary), run 1...N: no gap, no repeat.
             try await waitUntilNumbered(app, store: store)
             let events = try await sql(
