@@ -28,8 +28,7 @@ extension Console {
                 do {
                     try await erasures.eraseSelf(visit.identity, password: visit.form["password"] ?? "", content: content, logger: visit.logger)
                 } catch {
-                    let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                    guard refused.status != .internalServerError else { throw error }
+                    let refused = try Self.clientRefusal(error)
                     return accountPage(visit, notice: Notice(ok: false, text: refused.message), status: refused.status)
                 }
                 var response = ConsolePage.message(

@@ -26,8 +26,7 @@ extension Console {
                         in: try StoreScope(staff: visit.identity), logger: visit.logger)
                     return try await boardPage(visit, notice: Notice(ok: true, text: "Order \(order.number) is now \(order.status.rawValue)."))
                 } catch {
-                    let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                    guard refused.status != .internalServerError else { throw error }
+                    let refused = try Self.clientRefusal(error)
                     return try await boardPage(visit, notice: Notice(ok: false, text: refused.message), status: refused.status)
                 }
             }

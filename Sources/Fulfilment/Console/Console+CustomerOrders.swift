@@ -66,8 +66,7 @@ extension Console {
                         logger: visit.logger)
                     return ConsolePage.redirect("/orders/\(id)?notice=arrived")
                 } catch {
-                    let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                    guard refused.status != .internalServerError else { throw error }
+                    let refused = try Self.clientRefusal(error)
                     let order = try await api.visibleOrder(orderID)
                     let zone = try await api.orders.timeZone(ofStore: order.storeID, logger: visit.logger)
                     return customerOrderPage(

@@ -56,8 +56,7 @@ extension Console {
             do {
                 return try await moderationPage(visit, notice: Notice(ok: true, text: try await body(visit, scope)))
             } catch {
-                let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                guard refused.status != .internalServerError else { throw error }
+                let refused = try Self.clientRefusal(error)
                 return try await moderationPage(visit, notice: Notice(ok: false, text: refused.message), status: refused.status)
             }
         }

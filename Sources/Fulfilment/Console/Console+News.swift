@@ -81,8 +81,7 @@ extension Console {
                 let said = item.published ? "“\(item.title)” is published." : "“\(item.title)” is saved as a draft."
                 return try await newsPage(visit, editing: item, draft: nil, notice: Notice(ok: true, text: said))
             } catch {
-                let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                guard refused.status != .internalServerError else { throw error }
+                let refused = try Self.clientRefusal(error)
                 return try await newsPage(
                     visit, editing: nil, draft: sent, notice: Notice(ok: false, text: refused.message), status: refused.status)
             }

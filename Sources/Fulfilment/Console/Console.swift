@@ -72,8 +72,7 @@ struct Console: Sendable {
             do {
                 return try await render(visit, Notice(ok: true, text: try await body(visit, scope)), .ok)
             } catch {
-                let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                guard refused.status != .internalServerError else { throw error }
+                let refused = try Self.clientRefusal(error)
                 return try await render(visit, Notice(ok: false, text: refused.message), refused.status)
             }
         }
@@ -114,6 +113,15 @@ struct Console: Sendable {
         } catch {
             return refusal(error, session: session, logger: logger)
         }
+    }
+
+    /// What a form's refusal is, as the API would answer it (status and sentence), for the page to
+    /// show above itself; an error of the service's own (a 500) is rethrown, to be logged and
+    /// shown as one, never passed off as the customer's mistake.
+    static func clientRefusal(_ error: any Error) throws -> APIError {
+        let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
+        guard refused.status != .internalServerError else { throw error }
+        return refused
     }
 
     /// A domain error as a page: the API's status and sentence, in HTML.

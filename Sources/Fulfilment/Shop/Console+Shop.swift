@@ -58,8 +58,7 @@ extension Console {
             let done = try await body()
             return ConsolePage.redirect(Self.backPath(visit.form["back"], notice: done))
         } catch {
-            let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-            guard refused.status != .internalServerError else { throw error }
+            let refused = try Self.clientRefusal(error)
             return try await render(Notice(ok: false, text: refused.message), refused.status)
         }
     }

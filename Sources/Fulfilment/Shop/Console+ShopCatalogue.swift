@@ -93,8 +93,7 @@ extension Console {
                 let page = try await api.catalogue.search(search, logger: visit.logger)
                 (products, next) = (page.items, page.nextCursor)
             } catch {
-                let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                guard refused.status != .internalServerError else { throw error }
+                let refused = try Self.clientRefusal(error)
                 problem = Notice(ok: false, text: refused.message)
             }
         }
@@ -143,8 +142,7 @@ extension Console {
                 let search = try ProductSearch(text: text, storeID: store.id, category: nil, limit: Self.shopPageSize, cursor: nil)
                 found = try await api.catalogue.search(search, logger: visit.logger).items
             } catch {
-                let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                guard refused.status != .internalServerError else { throw error }
+                let refused = try Self.clientRefusal(error)
                 problem = Notice(ok: false, text: refused.message)
             }
         }

@@ -29,8 +29,7 @@ extension Console {
                     if result.created { ServiceMetrics.checkoutPlaced() }
                     return ConsolePage.redirect("/orders/\(result.order.id)?notice=placed")
                 } catch {
-                    let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
-                    guard refused.status != .internalServerError else { throw error }
+                    let refused = try Self.clientRefusal(error)
                     return try await checkoutPage(
                         visit, place: try await shopPlace(visit), notice: Notice(ok: false, text: refused.message), status: refused.status)
                 }
