@@ -13,9 +13,10 @@ import QRReceipt
 public func buildApplication(_ configuration: AppConfiguration, logger: Logger) async throws -> some ApplicationProtocol {
     let migrations = try Migration.load(from: configuration.migrationsDirectory)
     let database = try Database(connection: configuration.database, logger: logger)
-    let accounts = Accounts(
+    var accounts = Accounts(
         database: database, hasher: PasswordHasher(cost: configuration.bcryptCost, queue: BcryptQueue(limits: configuration.bcryptQueue)),
         throttle: configuration.loginThrottle, sessionLifetime: configuration.sessionLifetime)
+    accounts.workforceIssuer = configuration.providerSignIn.workforceIssuer
     let keys = KeyringStore(configuration.keyring)
     let dataKeys = DataKeyStore(configuration.dataKeys)
     let health = DatabaseHealth()
@@ -38,7 +39,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
         database: database, migrations: migrations, keys: keys, accounts: accounts, events: events,
         dataKeys: dataKeys, webhookSecret: configuration.webhookSecret, health: health, metrics: metrics,
         trustedProxies: configuration.trustedProxies, secureCookies: configuration.secureCookies, clock: configuration.clock,
-        webhookAllowPrivate: configuration.webhookDispatch.allowPrivate)
+        webhookAllowPrivate: configuration.webhookDispatch.allowPrivate, providerSettings: configuration.providerSignIn)
     let migrated = AsyncFlag()
     var app = Application(
         router: router,
@@ -63,6 +64,9 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     app.beforeServerStarts {
         try await Migrator(connection: configuration.database, migrations: migrations).migrate(logger: logger)
         try await WebhookSecretStorage.prepare(configuration.database, keys: dataKeys, logger: logger)
+        for provider in configuration.providerSignIn.providers {
+            _ = try await IdentityProviderQueries.save(provider, on: database.client, logger: logger)
+        }
         migrated.set(true)
     }
     return app
@@ -73,7 +77,8 @@ func buildRouter(
     dataKeys: DataKeyStore = DataKeyStore(.processWide), webhookSecret: String? = nil,
     health: DatabaseHealth = DatabaseHealth(), metrics: MetricsEndpoint = MetricsEndpoint(token: nil, host: "127.0.0.1"),
     trustedProxies: TrustedProxies = .none, secureCookies: Bool = false,
-    clock: @escaping @Sendable () -> Date = { Date() }, webhookAllowPrivate: Bool = false
+    clock: @escaping @Sendable () -> Date = { Date() }, webhookAllowPrivate: Bool = false,
+    providerSettings: ProviderSignInSettings = ProviderSignInSettings()
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     ServiceMetrics.bootstrap()
@@ -96,7 +101,8 @@ func buildRouter(
     }
     let api = API(
         database: database, migrations: migrations, keys: keys, accounts: accounts, events: events, dataKeys: dataKeys, clock: clock,
-        webhookAllowPrivate: webhookAllowPrivate)
+        webhookAllowPrivate: webhookAllowPrivate, providerSettings: providerSettings,
+        providerDirectory: ProviderDirectory(keysMinimumAge: providerSettings.keysMinimumAge))
     let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
     // Compact JSON with sorted keys (the same bytes for the same answer): the generator's default
     // also pretty-prints, whitespace the encoder writes and the wire carries (issue 15).

@@ -72,6 +72,11 @@ public struct AppConfiguration: Sendable {
     public var secureCookies: Bool = ["1", "true", "yes"].contains(
         ProcessInfo.processInfo.environment["FULFILMENT_SECURE_COOKIES"]?.lowercased() ?? "")
 
+    /// Sign-in with identity providers (issue 33): the workforce provider, the public address,
+    /// providers from the environment (`ProviderSignInSettings.from(environment:)`, which
+    /// `fulfilment serve` reads).
+    public var providerSignIn = ProviderSignInSettings()
+
     /// What time it is: the lead time and horizon of pickup slots are measured from it. Tests
     /// set a fixed moment so slot rules do not depend on when they run.
     public var clock: @Sendable () -> Date = { Date() }

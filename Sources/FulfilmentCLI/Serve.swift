@@ -51,6 +51,7 @@ struct Serve: AsyncParsableCommand {
         try await database.withDatabase(logger: logger, supervised: true) { connection in
             var configuration = AppConfiguration(host: host, port: port, database: connection, keyring: keyring, logLevel: level)
             configuration.dataKeys = dataKeys
+            configuration.providerSignIn = try ProviderSignInSettings.from(environment: ProcessInfo.processInfo.environment)
             if demo {
                 try await Migrator(connection: connection, migrations: try Migration.load(from: configuration.migrationsDirectory))
                     .migrate(logger: logger)

@@ -68,6 +68,9 @@ BEGIN
     UPDATE content_reports SET reporter_id = NULL WHERE reporter_id = p_user;
     UPDATE news_items SET author_id = NULL WHERE author_id = p_user;
 
+    -- The providers it signed in with (issue 33): no provider's subject leads here any more.
+    DELETE FROM identity_links WHERE user_id = p_user;
+    DELETE FROM provider_sign_ins WHERE user_id = p_user;
     UPDATE users SET email = 'erased-' || id || '@erased.invalid', name = v_tombstone, password_hash = '!',
                      disabled_at = coalesce(disabled_at, now()), erased_at = now()
      WHERE id = p_user;

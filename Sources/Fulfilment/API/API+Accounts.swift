@@ -20,8 +20,9 @@ extension API {
     }
 
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
-        let user = try await accounts.me(try Identity.required, logger: logger)
-        return .ok(.init(body: .json(.init(user))))
+        let caller = try Identity.required
+        let user = try await accounts.me(caller, logger: logger)
+        return .ok(.init(body: .json(.init(user, linked: try await providerSignIn.linked(caller, logger: logger)))))
     }
 
     func createStoreAccount(_ input: Operations.CreateStoreAccount.Input) async throws -> Operations.CreateStoreAccount.Output {

@@ -25,6 +25,14 @@ struct API: APIProtocol {
     var clock: @Sendable () -> Date = { Date() }
     /// Webhook URLs whose host is not public are accepted (`FULFILMENT_WEBHOOK_ALLOW_PRIVATE`).
     var webhookAllowPrivate = false
+    /// Identity providers (issue 33): how sign-in with them is set up, and what this instance
+    /// knows of each (discovery, keys).
+    var providerSettings = ProviderSignInSettings()
+    var providerDirectory = ProviderDirectory()
+
+    var providerSignIn: ProviderSignIn {
+        ProviderSignIn(database: database, accounts: accounts, directory: providerDirectory, settings: providerSettings, clock: clock)
+    }
 
     var logger: Logger { RequestScope.current.logger }
 }

@@ -62,6 +62,12 @@ enum AccessPolicy {
         "login": .anyone,
         "logout": .signedIn,
         "getMe": .signedIn,
+        // Identity providers (issue 33): the list and the token exchange are how one signs in;
+        // links are one's own.
+        "listIdentityProviders": .anyone,
+        "exchangeIdToken": .anyone,
+        "linkIdentity": .signedIn,
+        "unlinkIdentity": .signedIn,
         // Privacy (issue 32): one's own data and account; the admin erases customers on request,
         // a manager their store's staff (bound in the SQL too).
         "exportMe": .signedIn,

@@ -17,6 +17,10 @@ public struct Accounts: Sendable {
     /// wrong email costs the same time as a wrong password (no account enumeration by timing).
     let dummyHash: String
 
+    /// The chain's workforce provider (issue 33, `ProviderSignInSettings.workforceIssuer`): when
+    /// set, staff and managers do not sign in with a password.
+    var workforceIssuer: String? = nil
+
     /// Hashes once at the configured cost (blocking, at start-up).
     public init(
         database: Database, hasher: PasswordHasher, throttle: LoginThrottle = LoginThrottle(),
@@ -69,6 +73,8 @@ public struct Accounts: Sendable {
         }
         guard let user, matches else { throw AccountError.invalidCredentials }
         guard user.disabledAt == nil else { throw AccountError.accountDisabled }
+        // Told only to someone who knew the password, like `accountDisabled`.
+        if user.role.worksInStore, workforceIssuer != nil { throw ProviderSignInError.workforceSignInRequired }
         let token = SessionToken.generate()
         let started = try await database.transaction(logger: logger) { connection in
             try await SessionQueries.start(userID: user.id, tokenHash: token.hash, on: connection, logger: logger)

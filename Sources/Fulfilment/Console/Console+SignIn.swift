@@ -10,7 +10,7 @@ extension Console {
             if let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger) {
                 return ConsolePage.redirect(Self.home(for: session.identity.role))
             }
-            return signInPage(email: nil, problem: nil).response()
+            return signInPage(email: nil, problem: nil, providers: try await providerButtons(logger: context.logger)).response()
         }
         router.post("/signin") { request, context in
             guard ConsoleSession.isSameOrigin(request) else {
@@ -24,7 +24,9 @@ extension Console {
             } catch {
                 let apiError = ErrorMiddleware<AppRequestContext>.apiError(for: error)
                 guard apiError.status != .internalServerError else { return refusal(error, session: nil, logger: context.logger) }
-                var response = signInPage(email: form["email"], problem: apiError.message).response(status: apiError.status)
+                var response = signInPage(
+                    email: form["email"], problem: apiError.message, providers: try await providerButtons(logger: context.logger)
+                ).response(status: apiError.status)
                 response.headers[.wwwAuthenticate] = nil
                 return response
             }
@@ -45,7 +47,7 @@ extension Console {
         }
     }
 
-    func signInPage(email: String?, problem: String?) -> ConsolePage {
+    func signInPage(email: String?, problem: String?, providers: HTML) -> ConsolePage {
         let notice: HTML = problem.map { "<p class=\"notice notice-refused\" role=\"alert\" id=\"sign-in-problem\">\($0)</p>" } ?? .empty
         return ConsolePage(
             title: "Sign in", session: nil,
@@ -53,6 +55,7 @@ extension Console {
                 <form method="post" action="/signin" class="signin" id="sign-in">
                 <h1>Sign in</h1>
                 \(notice)
+                \(providers)
                 <label for="email">Email</label>
                 <input id="email" name="email" type="email" autocomplete="username" required value="\(email ?? "")">
                 <label for="password">Password</label>

@@ -23,6 +23,7 @@ struct Console: Sendable {
             ConsoleAssets.response(context.parameters.get("name") ?? "", request: request)
         }
         registerSignIn(on: router)
+        registerProviderSignIn(on: router)
         registerDesk(on: router)
         registerRestrictedLines(on: router)
         registerDeskSubstitutions(on: router)

@@ -15,6 +15,8 @@ struct ConsolePage: Sendable {
     var bodyClass: String = ""
     /// The customer's cart count, shown beside "Cart" on the shop's pages.
     var cartCount: Int? = nil
+    /// Where the page moves on to at once (a meta refresh, which needs no script).
+    var refreshTo: String? = nil
 
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; "
@@ -49,6 +51,7 @@ struct ConsolePage: Sendable {
             <title>\(title) · Fulfilment</title>
             <link rel="stylesheet" href="\(ConsoleAssets.url("console.css"))">
             \(scriptTags)
+            \(refreshTo.map { "<meta http-equiv=\"refresh\" content=\"0;url=\($0)\">" as HTML })
             </head>
             <body class="\(bodyClass)">
             <a class="skip" href="#main">Skip to content</a>

@@ -39,6 +39,8 @@ enum ConsoleStyles {
         .signin { max-width: 420px; margin: 3rem auto; background: #fff; padding: 1.5rem; border-radius: 10px; border: 1px solid var(--line); }
         .signin label, .signin input { display: block; width: 100%; }
         .signin input { margin: .2rem 0 1rem; }
+        .providers { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; gap: .5rem; }
+        .providers .button { display: block; text-align: center; text-decoration: none; }
         .desk .scan { display: flex; gap: .6rem; align-items: flex-end; flex-wrap: wrap; background: #fff; padding: 1rem; border-radius: 10px; border: 1px solid var(--line); }
         .desk .scan label { width: 100%; font-size: 1.1rem; }
         .desk .scan-input { flex: 1; min-width: min(16rem, 100%); font-size: 1.6rem; font-family: ui-monospace, monospace; }

@@ -1,0 +1,52 @@
+import Foundation
+
+/// When an ID token is believed (OpenID Connect Core §3.1.3.7): signed with RS256 or ES256 by a
+/// key the provider publishes, issued by the provider, to this service (or one of its apps),
+/// not expired, not issued in the future, and for this sign-in when a nonce was sent.
+///
+/// Plain rules on values, so every forgery has a test without a network: the keys come from
+/// `ProviderDirectory`, the time from the caller.
+struct IDTokenRules: Sendable {
+    /// The provider's issuer exactly as configured (and as its discovery document states it).
+    var issuer: String
+    /// The client ids the token may be issued to: the service's own first, then its apps'.
+    var audiences: [String]
+    /// The nonce this sign-in sent; nil when the caller sent none (the token exchange's option).
+    var nonce: String?
+    var now: Date
+    /// Clock difference tolerated between the provider and this service.
+    var leeway: TimeInterval = 60
+
+    static let algorithms: Set<String> = ["RS256", "ES256"]
+
+    /// Google's tokens may name their issuer without the scheme (its documentation says both occur).
+    var acceptedIssuers: Set<String> {
+        issuer == "https://accounts.google.com" ? [issuer, "accounts.google.com"] : [issuer]
+    }
+
+    /// Whether `token` is signed by one of `keys`: `unknownKey` when none has its `kid` (the
+    /// caller may fetch the keys again and retry), other failures final.
+    func checkSignature(_ token: IDToken, keys: JSONWebKeySet) throws(ProviderSignInError) {
+        guard Self.algorithms.contains(token.header.alg) else { throw .unsupportedAlgorithm(token.header.alg) }
+        guard let key = keys.key(id: token.header.kid, algorithm: token.header.alg) else { throw .unknownKey }
+        guard key.verifies(token.signature, for: token.signingInput) else { throw .badSignature }
+    }
+
+    /// The claims' rules, once the signature verified.
+    func checkClaims(_ token: IDToken) throws(ProviderSignInError) -> ProviderIdentity {
+        let claims = token.claims
+        guard let iss = claims.iss, acceptedIssuers.contains(iss) else { throw .wrongIssuer }
+        guard let sub = claims.sub, (1...255).contains(sub.count) else { throw .missingClaim("sub") }
+        guard claims.aud.contains(where: audiences.contains) else { throw .wrongAudience }
+        // Several audiences: the party it was issued to (azp) must be one of ours as well.
+        if claims.aud.count > 1, let azp = claims.azp, !audiences.contains(azp) { throw .wrongAudience }
+        guard let exp = claims.exp else { throw .missingClaim("exp") }
+        guard let iat = claims.iat else { throw .missingClaim("iat") }
+        let now = now.timeIntervalSince1970
+        guard exp + leeway > now else { throw .expired }
+        guard iat - leeway <= now else { throw .notYetValid }
+        if let nonce { guard claims.nonce == nonce else { throw .wrongNonce } }
+        let email = claims.email.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        return ProviderIdentity(subject: sub, email: email, emailVerified: email != nil && claims.emailVerified, name: claims.name)
+    }
+}

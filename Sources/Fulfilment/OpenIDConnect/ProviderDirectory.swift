@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+
+/// What this instance knows of each provider: its discovery document (kept for an hour) and its
+/// signing keys (fetched again when a token names a key it has not seen, at most once per
+/// `keysMinimumAge`, so a flood of made-up key ids cannot make this service hammer the provider).
+///
+/// A cache, not state: every instance keeps its own, and losing it costs one fetch.
+actor ProviderDirectory {
+    struct Discovery: Sendable, Decodable {
+        var issuer: String
+        var authorizationEndpoint: String
+        var tokenEndpoint: String
+        var jwksURI: String
+        var tokenEndpointAuthMethodsSupported: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case issuer
+            case authorizationEndpoint = "authorization_endpoint"
+            case tokenEndpoint = "token_endpoint"
+            case jwksURI = "jwks_uri"
+            case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        }
+    }
+
+    private struct Fetched<Value: Sendable>: Sendable {
+        var value: Value
+        var at: ContinuousClock.Instant
+    }
+
+    private var discoveries: [String: Fetched<Discovery>] = [:]
+    private var keySets: [String: Fetched<JSONWebKeySet>] = [:]
+    let keysMinimumAge: Duration
+    let discoveryMaximumAge: Duration = .seconds(3600)
+    /// The longest a provider may take to answer, and the most it may send.
+    static let timeout: TimeAmount = .seconds(10)
+    static let maximumBody = 1 << 20
+
+    init(keysMinimumAge: Duration = .seconds(30)) {
+        self.keysMinimumAge = keysMinimumAge
+    }
+
+    /// The provider's discovery document; its `issuer` must be the one configured (Discovery §4.3).
+    func discovery(for issuer: String, logger: Logger) async throws(ProviderSignInError) -> Discovery {
+        if let known = discoveries[issuer], known.at.duration(to: .now) < discoveryMaximumAge { return known.value }
+        let body = try await Self.get("\(issuer)/.well-known/openid-configuration", what: "discovery", logger: logger)
+        guard let document = try? JSONDecoder().decode(Discovery.self, from: body) else {
+            throw .providerUnavailable("its discovery document is not one")
+        }
+        guard document.issuer == issuer else { throw .providerUnavailable("its discovery document names another issuer") }
+        discoveries[issuer] = Fetched(value: document, at: .now)
+        return document
+    }
+
+    /// The provider's keys: the cached set, or a fresh one when `refresh` and the cached set is old enough.
+    func keys(for issuer: String, refresh: Bool, logger: Logger) async throws(ProviderSignInError) -> JSONWebKeySet {
+        if let known = keySets[issuer], !refresh || known.at.duration(to: .now) < keysMinimumAge { return known.value }
+        let uri = try await discovery(for: issuer, logger: logger).jwksURI
+        let body = try await Self.get(uri, what: "keys", logger: logger)
+        guard let keys = JSONWebKeySet(json: body) else { throw .providerUnavailable("its key set is not one") }
+        keySets[issuer] = Fetched(value: keys, at: .now)
+        logger.info("identity provider keys fetched", metadata: ["issuer": "\(issuer)", "keys": "\(keys.keys.count)"])
+        return keys
+    }
+
+    /// Checks `token` against the provider's keys and `rules`: a key id not seen yet fetches the
+    /// keys once more (the provider rotated them) before the token is refused.
+    func verify(_ token: IDToken, rules: IDTokenRules, logger: Logger) async throws(ProviderSignInError) -> ProviderIdentity {
+        do {
+            try rules.checkSignature(token, keys: try await keys(for: rules.issuer, refresh: false, logger: logger))
+        } catch .unknownKey {
+            try rules.checkSignature(token, keys: try await keys(for: rules.issuer, refresh: true, logger: logger))
+        }
+        return try rules.checkClaims(token)
+    }
+
+    static func get(_ url: String, what: String, logger: Logger) async throws(ProviderSignInError) -> Data {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/json")
+        return try await send(request, what: what, logger: logger).body
+    }
+
+    /// Sends `request` to the provider: its status and body (bounded); unreachable or too slow is `providerUnavailable`.
+    static func send(_ request: HTTPClientRequest, what: String, logger: Logger) async throws(ProviderSignInError) -> (status: Int, body: Data) {
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+            let body = try await response.body.collect(upTo: maximumBody)
+            let status = Int(response.status.code)
+            guard status < 500 else { throw ProviderSignInError.providerUnavailable("its \(what) answered \(status)") }
+            if what != "token endpoint" && status != 200 { throw ProviderSignInError.providerUnavailable("its \(what) answered \(status)") }
+            return (status, Data(buffer: body))
+        } catch let error as ProviderSignInError {
+            throw error
+        } catch {
+            logger.warning("identity provider unreachable", metadata: ["url": "\(request.url)", "error": "\(error)"])
+            throw .providerUnavailable("its \(what) did not answer")
+        }
+    }
+}
