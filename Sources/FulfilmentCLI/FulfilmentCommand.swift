@@ -9,7 +9,8 @@ struct FulfilmentCommand: AsyncParsableCommand {
         commandName: "fulfilment",
         abstract: "Click-and-collect order fulfilment: the service and its tools.",
         subcommands: [
-            Serve.self, Migrate.self, Seed.self, Postgres.self, Keys.self, UserCommand.self, IdentityProviderCommand.self, StoreCommand.self, Import.self, BackupCommand.self,
+            Serve.self, Migrate.self, Seed.self, Postgres.self, Keys.self, UserCommand.self, IdentityProviderCommand.self, StoreCommand.self,
+            Import.self, BackupCommand.self,
             RestoreCommand.self,
         ],
         defaultSubcommand: Serve.self

@@ -22,7 +22,8 @@ struct IdentityProviderCommand: AsyncParsableCommand {
         var clientId: String
 
         @Option(
-            help: "A file holding the client secret, read by every instance when it redeems a code (not stored in the database). Leave out for a public client (PKCE alone)."
+            help:
+                "A file holding the client secret, read by every instance when it redeems a code (not stored in the database). Leave out for a public client (PKCE alone)."
         )
         var clientSecretFile: String?
 
@@ -42,7 +43,8 @@ struct IdentityProviderCommand: AsyncParsableCommand {
             do { checkedIssuer = try IdentityProvider.checkedIssuer(issuer) } catch { throw ValidationError("\(error)") }
             let secretFile = clientSecretFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             let provider = IdentityProvider(
-                issuer: checkedIssuer, name: name ?? URL(string: checkedIssuer)?.host ?? checkedIssuer, clientID: clientId, clientSecretFile: secretFile,
+                issuer: checkedIssuer, name: name ?? URL(string: checkedIssuer)?.host ?? checkedIssuer, clientID: clientId,
+                clientSecretFile: secretFile,
                 audiences: audiences)
             try await database.withDatabase(logger: logger) { connection in
                 try await withDatabaseClient(connection: connection, logger: logger) { db in

@@ -10,7 +10,9 @@ extension API {
                 body: .json(
                     .init(
                         items: providers.map {
-                            .init(id: $0.id.uuidString.lowercased(), issuer: $0.issuer, name: $0.name, signInPath: "/signin/provider/\($0.id.uuidString.lowercased())")
+                            .init(
+                                id: $0.id.uuidString.lowercased(), issuer: $0.issuer, name: $0.name,
+                                signInPath: "/signin/provider/\($0.id.uuidString.lowercased())")
                         }, nextCursor: nil))))
     }
 

@@ -1,6 +1,9 @@
 import Logging
 
 extension Accounts {
+    /// The hash of an account with no password (made through an identity provider): no password matches it.
+    static let noPassword = "!"
+
     /// Changes the caller's password and ends every other session of theirs, in one
     /// transaction; the session that asked stays signed in.
     ///
@@ -35,6 +38,13 @@ extension Accounts {
         guard password.utf8.count <= AccountRules.maximumPasswordBytes else { throw AccountError.wrongPassword }
         guard let (user, hash) = try await UserQueries.credentials(id: identity.userID, on: database.client, logger: logger) else {
             throw AccessError.unauthenticated
+        }
+        // An account made through an identity provider has no password to prove (`!`); its
+        // session is its only credential, and an empty password stands for it (so it can set a
+        // first password, or erase itself). Issue 33.
+        if hash == Self.noPassword {
+            guard password.isEmpty else { throw AccountError.wrongPassword }
+            return (user, hash)
         }
         let (_, matches) = try await checkPassword(
             password, emailKey: user.email.lowercased(), address: ClientAddress.current, lane: .other, logger: logger

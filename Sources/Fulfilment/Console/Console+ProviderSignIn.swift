@@ -91,8 +91,10 @@ extension Console {
         let refused = try Self.clientRefusal(error)
         let step: String =
             if case .string(let step)? = refused.details?["step"] {
-                ["provider": "reaching the provider", "state": "coming back from the provider", "code_exchange": "completing the sign-in",
-                 "id_token": "checking who the provider says you are", "account": "finding your account"][step] ?? step
+                [
+                    "provider": "reaching the provider", "state": "coming back from the provider", "code_exchange": "completing the sign-in",
+                    "id_token": "checking who the provider says you are", "account": "finding your account",
+                ][step] ?? step
             } else { "signing in" }
         var response = ConsolePage(
             title: "Sign-in failed", session: nil,

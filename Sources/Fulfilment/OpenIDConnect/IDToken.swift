@@ -88,7 +88,10 @@ struct ProviderIdentity: Sendable, Equatable {
 extension Data {
     /// base64url without padding (RFC 4648 §5), as JWTs use it; nil for anything else.
     init?(base64URL text: some StringProtocol) {
-        guard text.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        guard
+            text.utf8.allSatisfy({
+                $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+            })
         else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         guard base64.count % 4 != 1 else { return nil }

@@ -4,9 +4,10 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 
-/// What this instance knows of each provider: its discovery document (kept for an hour) and its
-/// signing keys (fetched again when a token names a key it has not seen, at most once per
-/// `keysMinimumAge`, so a flood of made-up key ids cannot make this service hammer the provider).
+/// What this instance knows of each provider: its discovery document and its signing keys, each
+/// kept for an hour at most; the keys are fetched again sooner when a token names a key not seen
+/// yet (a rotation), at most once per `keysMinimumAge`, so a flood of made-up key ids cannot make
+/// this service hammer the provider.
 ///
 /// A cache, not state: every instance keeps its own, and losing it costs one fetch.
 actor ProviderDirectory {
@@ -57,7 +58,11 @@ actor ProviderDirectory {
 
     /// The provider's keys: the cached set, or a fresh one when `refresh` and the cached set is old enough.
     func keys(for issuer: String, refresh: Bool, logger: Logger) async throws(ProviderSignInError) -> JSONWebKeySet {
-        if let known = keySets[issuer], !refresh || known.at.duration(to: .now) < keysMinimumAge { return known.value }
+        if let known = keySets[issuer] {
+            let age = known.at.duration(to: .now)
+            // Kept an hour at most, so a key the provider withdrew stops verifying within the hour.
+            if age < discoveryMaximumAge && (!refresh || age < keysMinimumAge) { return known.value }
+        }
         let uri = try await discovery(for: issuer, logger: logger).jwksURI
         let body = try await Self.get(uri, what: "keys", logger: logger)
         guard let keys = JSONWebKeySet(json: body) else { throw .providerUnavailable("its key set is not one") }

@@ -53,9 +53,12 @@ extension ProviderSignIn {
     ) async throws -> BrowserOutcome {
         guard let state, (32...100).contains(state.count) else { throw ProviderSignInError.unknownState }
         guard let cookie, Self.same(cookie, state) else { throw ProviderSignInError.stateMismatch }
-        guard let signIn = try await database.transaction(logger: logger, { connection in
-            try await BrowserSignInQueries.take(state: state, awaitingPassword: false, on: connection, logger: logger)
-        })
+        guard
+            let signIn = try await database.transaction(
+                logger: logger,
+                { connection in
+                    try await BrowserSignInQueries.take(state: state, awaitingPassword: false, on: connection, logger: logger)
+                })
         else { throw ProviderSignInError.unknownState }
         if let error {
             // The provider's own code (`access_denied`...), kept to its characters and length.

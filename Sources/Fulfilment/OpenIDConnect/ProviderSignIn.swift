@@ -75,7 +75,9 @@ struct ProviderSignIn: Sendable {
         let token = SessionToken.generate()
         return try await database.transaction(logger: logger) { connection -> Accounts.SignedIn? in
             try await IdentityProviderQueries.lockSubject(identity.subject, of: provider.id, on: connection, logger: logger)
-            guard let user = try await IdentityProviderQueries.linkedUser(subject: identity.subject, provider: provider.id, on: connection, logger: logger)
+            guard
+                let user = try await IdentityProviderQueries.linkedUser(
+                    subject: identity.subject, provider: provider.id, on: connection, logger: logger)
             else { return nil }
             try checkMayUse(provider, isWorkforce: isWorkforce, user: user)
             try await IdentityProviderQueries.touch(
@@ -116,7 +118,7 @@ struct ProviderSignIn: Sendable {
         let user = try await database.transaction(logger: logger) { connection in
             try await IdentityProviderQueries.lockSubject(identity.subject, of: provider.id, on: connection, logger: logger)
             let user = try await UserQueries.insert(
-                email: email, name: name, passwordHash: "!", role: .customer, storeID: nil, on: connection, logger: logger)
+                email: email, name: name, passwordHash: Accounts.noPassword, role: .customer, storeID: nil, on: connection, logger: logger)
             try await IdentityProviderQueries.link(
                 subject: identity.subject, provider: provider.id, user: user.id, email: email, on: connection, logger: logger)
             guard try await SessionQueries.start(userID: user.id, tokenHash: token.hash, on: connection, logger: logger) else {

@@ -92,7 +92,9 @@ enum ProviderSignInError: Error, Equatable, APIErrorConvertible {
         case .malformedToken:
             APIError(.unauthorized, "invalid_id_token", "The ID token is not a signed JWT.")
         case .unsupportedAlgorithm(let alg):
-            APIError(.unauthorized, "unsupported_algorithm", "ID tokens signed with \(alg.isEmpty ? "no algorithm" : alg) are not accepted (RS256 or ES256).")
+            APIError(
+                .unauthorized, "unsupported_algorithm",
+                "ID tokens signed with \(alg.isEmpty ? "no algorithm" : alg) are not accepted (RS256 or ES256).")
         case .unknownKey:
             APIError(.unauthorized, "unknown_signing_key", "The ID token is signed with a key the provider does not publish.")
         case .badSignature:
@@ -110,7 +112,9 @@ enum ProviderSignInError: Error, Equatable, APIErrorConvertible {
         case .missingClaim(let claim):
             APIError(.unauthorized, "invalid_id_token", "The ID token has no valid `\(claim)` claim.")
         case .emailNotVerified:
-            APIError(.forbidden, "email_not_verified", "The identity provider has not verified this email address, so no account is created or matched for it.")
+            APIError(
+                .forbidden, "email_not_verified",
+                "The identity provider has not verified this email address, so no account is created or matched for it.")
         case .passwordRequired(let email):
             APIError(
                 .conflict, "password_required",
@@ -127,7 +131,8 @@ enum ProviderSignInError: Error, Equatable, APIErrorConvertible {
         case .notLinked:
             APIError(.notFound, "not_found", "That provider is not linked to this account.")
         case .lastSignInMethod:
-            APIError(.conflict, "last_sign_in_method", "This is the only way to sign in to this account; set a password or link another provider first.")
+            APIError(
+                .conflict, "last_sign_in_method", "This is the only way to sign in to this account; set a password or link another provider first.")
         case .workforceSignInRequired:
             APIError(.forbidden, "workforce_sign_in_required", "Staff and managers sign in with the chain's workforce sign-in.")
         case .noWorkforceAccount:
