@@ -135,9 +135,10 @@ extension ProviderSignIn {
         request.body = .bytes(ByteBuffer(string: form.map { "\($0.0)=\(Self.formEncoded($0.1))" }.joined(separator: "&")))
         let (status, body) = try await ProviderDirectory.send(request, what: "token endpoint", logger: logger)
         struct TokenResponse: Decodable {
-            var id_token: String?
+            var idToken: String?
+            enum CodingKeys: String, CodingKey { case idToken = "id_token" }
         }
-        guard status == 200, let idToken = try? JSONDecoder().decode(TokenResponse.self, from: body).id_token else {
+        guard status == 200, let idToken = try? JSONDecoder().decode(TokenResponse.self, from: body).idToken else {
             logger.notice("identity provider refused a code", metadata: ["issuer": "\(provider.issuer)", "status": "\(status)"])
             throw ProviderSignInError.codeRefused
         }

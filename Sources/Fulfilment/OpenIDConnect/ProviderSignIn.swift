@@ -107,26 +107,33 @@ struct ProviderSignIn: Sendable {
     }
 
     /// A new customer, with no password (`!` matches none), linked and signed in, in one
-    /// transaction. Two first sign-ins at once: the second waits on the subject's lock and then
-    /// finds the email taken (409 `email_taken`); its retry signs in through the link.
+    /// transaction. Two first sign-ins at once (a double tap, two devices): the second waits on
+    /// the subject's lock, then finds the first's link and signs in to that account.
     private func createAndSignIn(_ identity: ProviderIdentity, email: String, with provider: IdentityProvider, logger: Logger) async throws
         -> Accounts.SignedIn
     {
         let email = try AccountRules.email(email)
         let name = (try? AccountRules.name(identity.name ?? "")) ?? String(email.prefix { $0 != "@" })
         let token = SessionToken.generate()
-        let user = try await database.transaction(logger: logger) { connection in
+        let (user, created) = try await database.transaction(logger: logger) { connection in
             try await IdentityProviderQueries.lockSubject(identity.subject, of: provider.id, on: connection, logger: logger)
-            let user = try await UserQueries.insert(
-                email: email, name: name, passwordHash: Accounts.noPassword, role: .customer, storeID: nil, on: connection, logger: logger)
-            try await IdentityProviderQueries.link(
-                subject: identity.subject, provider: provider.id, user: user.id, email: email, on: connection, logger: logger)
-            guard try await SessionQueries.start(userID: user.id, tokenHash: token.hash, on: connection, logger: logger) else {
-                throw AccountError.notRecorded
+            var created = false
+            var user = try await IdentityProviderQueries.linkedUser(subject: identity.subject, provider: provider.id, on: connection, logger: logger)
+            if user == nil {
+                let inserted = try await UserQueries.insert(
+                    email: email, name: name, passwordHash: Accounts.noPassword, role: .customer, storeID: nil, on: connection, logger: logger)
+                try await IdentityProviderQueries.link(
+                    subject: identity.subject, provider: provider.id, user: inserted.id, email: email, on: connection, logger: logger)
+                (user, created) = (inserted, true)
             }
-            return user
+            guard let user, try await SessionQueries.start(userID: user.id, tokenHash: token.hash, on: connection, logger: logger) else {
+                throw ProviderSignInError.accountDisabled
+            }
+            return (user, created)
         }
-        logger.notice("account created through an identity provider", metadata: ["user": "\(user.id)", "issuer": "\(provider.issuer)"])
+        if created {
+            logger.notice("account created through an identity provider", metadata: ["user": "\(user.id)", "issuer": "\(provider.issuer)"])
+        }
         return Accounts.SignedIn(user: user, token: token)
     }
 

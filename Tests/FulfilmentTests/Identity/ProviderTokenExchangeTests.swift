@@ -38,6 +38,24 @@ struct ProviderTokenExchangeTests {
         }
     }
 
+    @Test("six first sign-ins of one new person at once, each on its own connection, make one account and one link, and all sign in to it")
+    func firstSignInsAtOnce() async throws {
+        try await withIdentityProvider { fixture in
+            let (token, nonce) = try await fixture.appToken(fixture.alice)
+            let replies = try await fixture.app.race(6) { _, racer in
+                try await racer.request(
+                    .post, "/v1/auth/oidc/token",
+                    json: ["issuer": .string(fixture.issuer), "idToken": .string(token), "nonce": .string(nonce)])
+            }
+            #expect(replies.map(\.status) == Array(repeating: .ok, count: 6), "\(replies.map(\.text))")
+            #expect(Set(replies.map { $0.json["user"]["id"] }).count == 1)
+            #expect(
+                try await sql(
+                    "SELECT count(*), (SELECT count(*) FROM identity_links) FROM users WHERE lower(email) = lower($1)", [fixture.alice.email],
+                    on: fixture.app.database) == [["1", "1"]])
+        }
+    }
+
     @Test("forgeries and tokens for someone else are refused with the rule they broke, and sign nobody in")
     func forgeries() async throws {
         try await withIdentityProvider { fixture in
