@@ -45,6 +45,15 @@ struct ProviderBrowserTests {
                     on: app.database)
                 #expect(alice == [["customer", fixture.alice.subject]])
                 try await browser.snapshot("provider-signed-in")
+                // "My data" says how she signs in: Test ID, and no password, so erasing asks for none.
+                try await browser.open(base + "/account")
+                try await browser.waitFor("#identities")
+                #expect(try await browser.text("#identities li").hasPrefix("Test ID (\(fixture.alice.email))"))
+                #expect(try await browser.attribute("#erase input[name=password]", "type") == "hidden")
+                // Unlinking her only way in is refused, with the reason.
+                try await browser.click("#identities button")
+                try await browser.waitFor("#account-note")
+                #expect(try await browser.text("#account-note").hasPrefix("This is the only way to sign in to this account"))
                 try await signOut()
 
                 // Mallory's provider says she is the victim: the victim's password is asked for, once.

@@ -96,6 +96,10 @@ struct ProviderLinkTests {
             let (token, nonce) = try await fixture.appToken(fixture.alice)
             let alice = try await fixture.exchange(token, nonce: nonce)
             let aliceID = try #require(alice.json["user"]["id"].string)
+            // Her data export names the provider and the subject it knows her by.
+            let export = try await app.request(.get, "/v1/me/export", token: alice.json["token"].string)
+            #expect(export.json["identities"].array.map { $0["subject"].string } == [fixture.alice.subject])
+            #expect(export.json["identities"][0]["issuer"].string == fixture.issuer)
             // No password to give: the empty one stands for the session.
             let erased = try await app.request(
                 .delete, "/v1/me", json: ["password": ""], token: alice.json["token"].string)
