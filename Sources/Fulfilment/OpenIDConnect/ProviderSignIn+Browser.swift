@@ -95,7 +95,6 @@ extension ProviderSignIn {
         guard let subject = signIn.subject, let email = signIn.email else { throw ProviderSignInError.unknownState }
         let identity = ProviderIdentity(subject: subject, email: email, emailVerified: true, name: nil)
         let signedIn = try await self.signIn(identity, with: provider, password: password, logger: logger)
-        guard signedIn.user.id == signIn.userID else { throw ProviderSignInError.unknownState }
         _ = try await database.transaction(logger: logger) { connection in
             try await BrowserSignInQueries.take(state: signIn.state, awaitingPassword: true, on: connection, logger: logger)
         }
