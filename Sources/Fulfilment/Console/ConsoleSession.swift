@@ -37,10 +37,7 @@ struct ConsoleSession: Sendable {
     /// Whether a submitted form carries this session's token (compared in constant time).
     func accepts(_ form: ConsoleForm) -> Bool {
         guard let sent = form[Self.csrfField] else { return false }
-        let expected = Array(csrfToken.utf8)
-        let given = Array(sent.utf8)
-        guard expected.count == given.count else { return false }
-        return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        return ConstantTime.equal(sent, csrfToken)
     }
 
     static func cookie(token: String, secure: Bool) -> Cookie {

@@ -108,8 +108,7 @@ struct MetricsEndpoint: Sendable {
             throw HTTPError(.notFound)  // as any path the service does not have
         case .token(let token):
             guard let presented = RequestScopeMiddleware<AppRequestContext>.bearerToken(request.headers),
-                presented.utf8.count == token.utf8.count,
-                zip(presented.utf8, token.utf8).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0
+                ConstantTime.equal(presented, token)
             else {
                 throw APIError(.unauthorized, "unauthorized", "The metrics need the metrics token (FULFILMENT_METRICS_TOKEN).")
             }

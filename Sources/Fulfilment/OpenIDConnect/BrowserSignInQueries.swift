@@ -18,6 +18,16 @@ struct BrowserSignIn: Sendable {
 }
 
 enum BrowserSignInQueries {
+    /// The sign-in a statement returned (its columns in `BrowserSignIn`'s order), or nil.
+    private static func first(_ rows: SQLRows) async throws -> BrowserSignIn? {
+        for try await row in rows.decode((String, UUID, String, String, String, String, String?, String?, UUID?).self) {
+            return BrowserSignIn(
+                state: row.0, providerID: row.1, nonce: row.2, codeVerifier: row.3, redirectURI: row.4, returnTo: row.5, subject: row.6,
+                email: row.7, userID: row.8.map(UserID.init))
+        }
+        return nil
+    }
+
     /// How long a sign-in may take, from the redirect to the provider to the password that links.
     static let lifetime = "10 minutes"
 
@@ -41,12 +51,7 @@ enum BrowserSignInQueries {
             WHERE state = \(state) AND created_at >= now() - \(lifetime)::interval AND (subject IS NOT NULL) = \(awaitingPassword)
             RETURNING state, provider_id, nonce, code_verifier, redirect_uri, return_to, subject, email, user_id
             """, logger: logger)
-        for try await row in rows.decode((String, UUID, String, String, String, String, String?, String?, UUID?).self) {
-            return BrowserSignIn(
-                state: row.0, providerID: row.1, nonce: row.2, codeVerifier: row.3, redirectURI: row.4, returnTo: row.5, subject: row.6,
-                email: row.7, userID: row.8.map(UserID.init))
-        }
-        return nil
+        return try await first(rows)
     }
 
     /// Puts a sign-in back to wait for the password of `user`'s account.
@@ -68,11 +73,6 @@ enum BrowserSignInQueries {
             SELECT state, provider_id, nonce, code_verifier, redirect_uri, return_to, subject, email, user_id FROM provider_sign_ins
             WHERE state = \(state) AND subject IS NOT NULL AND created_at >= now() - \(lifetime)::interval
             """, logger: logger)
-        for try await row in rows.decode((String, UUID, String, String, String, String, String?, String?, UUID?).self) {
-            return BrowserSignIn(
-                state: row.0, providerID: row.1, nonce: row.2, codeVerifier: row.3, redirectURI: row.4, returnTo: row.5, subject: row.6,
-                email: row.7, userID: row.8.map(UserID.init))
-        }
-        return nil
+        return try await first(rows)
     }
 }

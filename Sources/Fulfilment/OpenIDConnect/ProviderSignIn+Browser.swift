@@ -52,7 +52,7 @@ extension ProviderSignIn {
         state: String?, cookie: String?, code: String?, error: String?, logger: Logger
     ) async throws -> BrowserOutcome {
         guard let state, (32...100).contains(state.count) else { throw ProviderSignInError.unknownState }
-        guard let cookie, Self.same(cookie, state) else { throw ProviderSignInError.stateMismatch }
+        guard let cookie, ConstantTime.equal(cookie, state) else { throw ProviderSignInError.stateMismatch }
         guard
             let signIn = try await database.transaction(
                 logger: logger,
@@ -103,7 +103,7 @@ extension ProviderSignIn {
 
     private func waiting(state: String?, cookie: String?, logger: Logger) async throws -> (BrowserSignIn, IdentityProvider) {
         guard let state, (32...100).contains(state.count) else { throw ProviderSignInError.unknownState }
-        guard let cookie, Self.same(cookie, state) else { throw ProviderSignInError.stateMismatch }
+        guard let cookie, ConstantTime.equal(cookie, state) else { throw ProviderSignInError.stateMismatch }
         guard let signIn = try await BrowserSignInQueries.waiting(state: state, on: database.client, logger: logger),
             let provider = try await IdentityProviderQueries.provider(id: signIn.providerID, on: database.client, logger: logger)
         else { throw ProviderSignInError.unknownState }
@@ -149,10 +149,5 @@ extension ProviderSignIn {
     static func formEncoded(_ value: String) -> String {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
-    }
-
-    static func same(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        return x.count == y.count && zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
