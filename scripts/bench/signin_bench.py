@@ -61,16 +61,19 @@ def cmd_one(args):
 
 def cmd_load(args):
     """--clients threads sign in for --duration seconds; prints one JSON line of figures."""
-    if args.mode == "exchange":
-        path, body = "/v1/auth/oidc/token", {"issuer": args.issuer, "idToken": args.token, "nonce": args.nonce}
-    else:
-        path, body = "/v1/auth/login", {"email": args.email, "password": args.password}
+    def request(i):
+        """Client i's sign-in; a password one is client i's own account (`{i}` in --email), as the
+        login throttle allows only 5 attempts in flight per account and address."""
+        if args.mode == "exchange":
+            return "/v1/auth/oidc/token", {"issuer": args.issuer, "idToken": args.token, "nonce": args.nonce}
+        return "/v1/auth/login", {"email": args.email.format(i=i), "password": args.password}
     latencies, statuses, lock = [], {}, threading.Lock()
     deadline = [0.0]
     gate = threading.Barrier(args.clients + 1)
 
     def worker(i):
         client = Client(args.port)
+        path, body = request(i)
         mine, counts = [], {}
         gate.wait()
         while time.perf_counter() < deadline[0]:
