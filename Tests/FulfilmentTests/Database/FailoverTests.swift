@@ -106,8 +106,8 @@ struct FailoverTests {
             }
             // The desk scans one order every half second, each scan under its own Idempotency-Key,
             // a 503 sent again with the same key.
-            let desk = Task { () throws -> [String] in
-                var collected: [String] = []
+            let desk = Task { () throws -> [(id: String, at: ContinuousClock.Instant)] in
+                var collected: [(id: String, at: ContinuousClock.Instant)] = []
                 for order in ready where !stop.isSet {
                     let key = UUID().uuidString
                     let reply = try await Self.untilAnswered {
@@ -116,7 +116,7 @@ struct FailoverTests {
                                 path: "/v1/collections", json: ["token": .string(order.token)], token: staff.token, headers: ["Idempotency-Key": key]),
                             port: port)
                     }
-                    if reply.json["status"].string == "completed" { collected.append(order.id) }
+                    if reply.json["status"].string == "completed" { collected.append((order.id, .now)) }
                     try await Task.sleep(for: .milliseconds(500))
                 }
                 return collected
@@ -153,7 +153,9 @@ struct FailoverTests {
             for placed in all { #expect(stored[placed.key] == placed.order, "checkout \(placed.key)") }
             try await expectOrdersWholeAndStockAddingUp(product: product, onHand: 100_000, on: info)
             // Every scan answered was handed over once: its token used once, one completion each.
-            #expect(collected.count >= 20, "only \(collected.count) collections answered")
+            // The desk carried on through the failover: scans were answered after the kill too. (How
+            // many depends on how busy the machine is: 12 to 56 have been seen.)
+            #expect(collected.contains { $0.at > killedAt }, "no collection was answered after the kill (\(collected.count) before it)")
             let handovers = try await sql(
                 """
                 SELECT o.id, o.status, (SELECT count(*) FROM order_events e WHERE e.order_id = o.id AND e.to_status = 'completed'),
@@ -161,7 +163,7 @@ struct FailoverTests {
                 FROM orders o WHERE o.id = ANY($1::uuid[])
                 """, [desksOrders], on: info)
             for row in handovers {
-                let answered = collected.contains(row[0]!)
+                let answered = collected.contains { $0.id == row[0]! }
                 #expect(row[1] == (answered ? "completed" : "packaged") && row[2] == (answered ? "1" : "0") && row[3] == row[2], "\(row)")
             }
 
