@@ -12,7 +12,7 @@ extension API {
                         items: providers.map {
                             .init(
                                 id: $0.id.uuidString.lowercased(), issuer: $0.issuer, name: $0.name,
-                                signInPath: "/signin/provider/\($0.id.uuidString.lowercased())")
+                                signInPath: $0.signInPath)
                         }, nextCursor: nil))))
     }
 

@@ -33,8 +33,7 @@ extension Console {
         router.get("/signin/link") { request, context in
             do {
                 let (email, provider) = try await api.providerSignIn.waitingForPassword(
-                    state: request.cookies[ProviderSignIn.stateCookie]?.value, cookie: request.cookies[ProviderSignIn.stateCookie]?.value,
-                    logger: context.logger)
+                    state: request.cookies[ProviderSignIn.stateCookie]?.value, logger: context.logger)
                 return linkPage(email: email, provider: provider, problem: nil).response()
             } catch {
                 return try providerFailure(error, logger: context.logger)
@@ -48,10 +47,10 @@ extension Console {
             let state = request.cookies[ProviderSignIn.stateCookie]?.value
             do {
                 let outcome = try await api.providerSignIn.linkWithPassword(
-                    state: state, cookie: state, password: form["password"] ?? "", logger: context.logger)
+                    state: state, password: form["password"] ?? "", logger: context.logger)
                 return signedIn(outcome)
             } catch AccountError.inField(let error, _) where error == .wrongPassword {
-                let (email, provider) = try await api.providerSignIn.waitingForPassword(state: state, cookie: state, logger: context.logger)
+                let (email, provider) = try await api.providerSignIn.waitingForPassword(state: state, logger: context.logger)
                 return linkPage(email: email, provider: provider, problem: "That is not this account's password.")
                     .response(status: .unprocessableContent)
             } catch {
@@ -134,7 +133,7 @@ extension Console {
         let providers = try await api.providerSignIn.providers(logger: logger)
         guard !providers.isEmpty else { return .empty }
         let links = providers.map { provider -> HTML in
-            "<li><a class=\"button provider\" href=\"/signin/provider/\(provider.id.uuidString.lowercased())\">Sign in with \(provider.name)</a></li>"
+            "<li><a class=\"button provider\" href=\"\(provider.signInPath)\">Sign in with \(provider.name)</a></li>"
         }
         return "<ul class=\"providers\" id=\"providers\">\(links)</ul><p class=\"hint\">or with your email and password:</p>"
     }

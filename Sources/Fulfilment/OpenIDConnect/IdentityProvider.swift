@@ -25,6 +25,9 @@ public struct IdentityProvider: Sendable, Equatable {
         self.audiences = audiences
     }
 
+    /// Where a browser starts signing in with it (`Console+ProviderSignIn`).
+    var signInPath: String { "/signin/provider/\(id.uuidString.lowercased())" }
+
     /// Every audience a token may carry: the web client's first.
     var acceptedAudiences: [String] { [clientID] + audiences }
 

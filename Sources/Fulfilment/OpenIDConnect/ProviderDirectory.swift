@@ -85,17 +85,19 @@ actor ProviderDirectory {
     static func get(_ url: String, what: String, logger: Logger) async throws(ProviderSignInError) -> Data {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
-        return try await send(request, what: what, logger: logger).body
+        let (status, body) = try await send(request, what: what, logger: logger)
+        guard status == 200 else { throw .providerUnavailable("its \(what) answered \(status)") }
+        return body
     }
 
-    /// Sends `request` to the provider: its status and body (bounded); unreachable or too slow is `providerUnavailable`.
+    /// Sends `request` to the provider: its status and body (bounded); unreachable, too slow or a
+    /// server error is `providerUnavailable`, and the caller judges any other answer.
     static func send(_ request: HTTPClientRequest, what: String, logger: Logger) async throws(ProviderSignInError) -> (status: Int, body: Data) {
         do {
             let response = try await HTTPClient.shared.execute(request, timeout: timeout)
             let body = try await response.body.collect(upTo: maximumBody)
             let status = Int(response.status.code)
             guard status < 500 else { throw ProviderSignInError.providerUnavailable("its \(what) answered \(status)") }
-            if what != "token endpoint" && status != 200 { throw ProviderSignInError.providerUnavailable("its \(what) answered \(status)") }
             return (status, Data(buffer: body))
         } catch let error as ProviderSignInError {
             throw error

@@ -72,26 +72,24 @@ extension ProviderSignIn {
         let identity = try await verify(idToken, from: provider, audiences: [provider.clientID], nonce: signIn.nonce, logger: logger)
         do {
             return .signedIn(try await self.signIn(identity, with: provider, password: nil, logger: logger), returnTo: signIn.returnTo)
-        } catch ProviderSignInError.passwordRequired(let email) {
-            guard let (user, _) = try await UserQueries.credentials(email: email, on: database.client, logger: logger) else {
-                throw ProviderSignInError.unknownState
-            }
+        } catch ProviderSignInError.passwordRequired(let email, let user) {
             try await BrowserSignInQueries.awaitPassword(
-                signIn, subject: identity.subject, email: user.email, user: user.id, on: database.client, logger: logger)
-            return .needsPassword(email: user.email, providerName: provider.name)
+                signIn, subject: identity.subject, email: email, user: user, on: database.client, logger: logger)
+            return .needsPassword(email: email, providerName: provider.name)
         }
     }
 
-    /// The sign-in waiting for the password of the account with the provider's email, for the page that asks.
-    func waitingForPassword(state: String?, cookie: String?, logger: Logger) async throws -> (email: String, providerName: String) {
-        let (signIn, provider) = try await waiting(state: state, cookie: cookie, logger: logger)
+    /// The sign-in waiting for the password of the account with the provider's email, for the page
+    /// that asks. `state` is the browser's cookie: only the browser that came back holds it.
+    func waitingForPassword(state: String?, logger: Logger) async throws -> (email: String, providerName: String) {
+        let (signIn, provider) = try await waiting(state: state, logger: logger)
         return (signIn.email ?? "", provider.name)
     }
 
     /// The password of the account the provider's email matched: right, the provider is linked
     /// and the person signed in; wrong, the sign-in waits for another try (throttled as sign-in is).
-    func linkWithPassword(state: String?, cookie: String?, password: String, logger: Logger) async throws -> BrowserOutcome {
-        let (signIn, provider) = try await waiting(state: state, cookie: cookie, logger: logger)
+    func linkWithPassword(state: String?, password: String, logger: Logger) async throws -> BrowserOutcome {
+        let (signIn, provider) = try await waiting(state: state, logger: logger)
         guard let subject = signIn.subject, let email = signIn.email else { throw ProviderSignInError.unknownState }
         let identity = ProviderIdentity(subject: subject, email: email, emailVerified: true, name: nil)
         let signedIn = try await self.signIn(identity, with: provider, password: password, logger: logger)
@@ -101,9 +99,8 @@ extension ProviderSignIn {
         return .signedIn(signedIn, returnTo: signIn.returnTo)
     }
 
-    private func waiting(state: String?, cookie: String?, logger: Logger) async throws -> (BrowserSignIn, IdentityProvider) {
+    private func waiting(state: String?, logger: Logger) async throws -> (BrowserSignIn, IdentityProvider) {
         guard let state, (32...100).contains(state.count) else { throw ProviderSignInError.unknownState }
-        guard let cookie, ConstantTime.equal(cookie, state) else { throw ProviderSignInError.stateMismatch }
         guard let signIn = try await BrowserSignInQueries.waiting(state: state, on: database.client, logger: logger),
             let provider = try await IdentityProviderQueries.provider(id: signIn.providerID, on: database.client, logger: logger)
         else { throw ProviderSignInError.unknownState }

@@ -57,7 +57,7 @@ struct ProviderSignIn: Sendable {
         if let (user, hash) = try await UserQueries.credentials(email: email, on: database.client, logger: logger) {
             try checkMayUse(provider, isWorkforce: isWorkforce, user: user)
             guard hash.hasPrefix("$2") else { throw ProviderSignInError.accountExists }
-            guard let password else { throw ProviderSignInError.passwordRequired(email: user.email) }
+            guard let password else { throw ProviderSignInError.passwordRequired(email: user.email, user: user.id) }
             let (_, matches) = try await accounts.checkPassword(
                 password, emailKey: user.email.lowercased(), address: ClientAddress.current, lane: .signIn, logger: logger
             ) { (user, hash) }

@@ -37,7 +37,8 @@ enum ProviderSignInError: Error, Equatable, APIErrorConvertible {
     /// A new account or an automatic match needs an email the provider says it verified.
     case emailNotVerified
     /// An account with this email has a password: it is linked only once that password is given.
-    case passwordRequired(email: String)
+    /// `user` is that account (for the browser's sign-in to wait for its password; never shown).
+    case passwordRequired(email: String, user: UserID)
     /// An account with this email signs in with other providers only: sign in with one of them
     /// and link this provider from the account.
     case accountExists
@@ -115,7 +116,7 @@ enum ProviderSignInError: Error, Equatable, APIErrorConvertible {
             APIError(
                 .forbidden, "email_not_verified",
                 "The identity provider has not verified this email address, so no account is created or matched for it.")
-        case .passwordRequired(let email):
+        case .passwordRequired(let email, _):
             APIError(
                 .conflict, "password_required",
                 "An account with \(email) already exists. Give its password once to link this provider to it.",
