@@ -43,6 +43,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
     let migrated = AsyncFlag()
     var app = Application(
         router: router,
+        server: configuration.connectionLimits.server(logger: logger),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "fulfilment"),
         services: [
             database, KeyringWatcher(store: keys, logger: logger, pollInterval: configuration.keysPollInterval),
@@ -93,6 +94,7 @@ func buildRouter(
     router.add(middleware: NullFieldMiddleware())
     router.add(middleware: ClientAddressMiddleware(trustedProxies: trustedProxies))
     router.add(middleware: CharsetMiddleware())
+    router.add(middleware: ResponseHeadersMiddleware())
     router.get("/metrics") { request, _ in try metrics.response(for: request) }
     router.get("/openapi.yaml") { _, _ in
         Response(

@@ -76,6 +76,8 @@ public struct AppConfiguration: Sendable {
     /// providers from the environment (`ProviderSignInSettings.from(environment:)`, which
     /// `fulfilment serve` reads).
     public var providerSignIn = ProviderSignInSettings()
+    /// The request head timeout and open connections per client (`ConnectionLimits`).
+    public var connectionLimits = ConnectionLimits.fromEnvironment()
 
     /// What time it is: the lead time and horizon of pickup slots are measured from it. Tests
     /// set a fixed moment so slot rules do not depend on when they run.

@@ -29,11 +29,19 @@ struct ImportProducts: AsyncParsableCommand {
 
     func run() async throws {
         let logger = makeLogger(level: .warning)
-        let csv: String
+        let data: Data
         do {
-            csv = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             throw ValidationError("Cannot read \(file): \(error.localizedDescription)")
+        }
+        let csv: String
+        do {
+            csv = try CatalogueImport.text(data)
+        } catch {
+            let lines = ["\(file): nothing was imported."] + error.problems.map { "\(file): \($0)" }
+            FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            throw ExitCode(1)
         }
         try await database.withDatabase(logger: logger) { connection in
             try await Migrator(connection: connection, migrations: try Migration.load(from: Migration.defaultDirectory))

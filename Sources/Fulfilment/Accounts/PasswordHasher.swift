@@ -22,6 +22,10 @@ public struct PasswordHasher: Sendable {
         }
     }
 
+    /// Whether `stored` is a bcrypt hash at all (`$2…`); an account made through an identity
+    /// provider holds `Accounts.noPassword` instead, as the database's own checks read it.
+    static func isHash(_ stored: String) -> Bool { stored.hasPrefix("$2") }
+
     func verify(_ password: String, against hash: String, lane: BcryptQueue.Lane) async throws -> Bool {
         try await queue.run(lane) {
             try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }

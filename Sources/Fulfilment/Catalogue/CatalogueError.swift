@@ -26,6 +26,8 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
     case stockChanged(onHand: Int, expected: Int)
     case imageTooLarge(limit: Int)
     case unsupportedImage
+    /// A header that declares no size, or more pixels than a reader's phone should decode.
+    case imageDimensions(width: Int, height: Int)
     case imageTypeMismatch(declared: String, actual: String)
     /// A store's own minimum age below the chain's, which holds in every store.
     case minimumAgeBelowChain(chain: Int)
@@ -81,6 +83,11 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
                 details: ["limitBytes": .int(limit)])
         case .unsupportedImage:
             APIError(.unsupportedMediaType, "unsupported_image", "The file is not a PNG or JPEG image.")
+        case .imageDimensions(let width, let height):
+            APIError(
+                .unprocessableContent, "image_dimensions",
+                "An image is at most \(ImageHeader.maximumSide) pixels a side and \(ImageHeader.maximumPixels / 1_000_000) million pixels in all; this one says \(width) × \(height).",
+                details: ["width": .int(width), "height": .int(height)])
         case .imageTypeMismatch(let declared, let actual):
             APIError(
                 .unprocessableContent, "image_type_mismatch",

@@ -90,6 +90,29 @@ public struct CatalogueImport: Sendable {
         }
     }
 
+    /// A file's bytes as text: UTF-8 only, a leading byte-order mark dropped. A byte that is not
+    /// UTF-8 is the numbered line's problem: read as U+FFFD it was imported silently (issue 41).
+    public static func text(_ data: Data) throws(Refused) -> String {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var line = 1
+        var problems: [Problem] = []
+        decoding: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                if scalar.count == 1, scalar.first == UInt8(ascii: "\n") { line += 1 }
+            case .error:
+                if problems.last?.line != line { problems.append(Problem(line: line, message: "bytes that are not UTF-8 (save the file as UTF-8)")) }
+            case .emptyInput:
+                break decoding
+            }
+        }
+        guard problems.isEmpty else { throw Refused(problems: problems) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Checks every row in Swift; the problems of all bad rows, or the good rows.
     static func parse(_ csv: String, currency: String, aisles: [String: AisleID]) throws(Refused) -> ([Row], Columns) {
         let records: [CSV.Record]
@@ -114,6 +137,11 @@ public struct CatalogueImport: Sendable {
         var skus: [String: Int] = [:]
         var barcodes: [String: Int] = [:]
         for record in records.dropFirst() {
+            // PostgreSQL stores no NUL in text: said here with its line, not by COPY as a raw error.
+            guard !record.fields.contains(where: { $0.unicodeScalars.contains("\u{0}") }) else {
+                problems.append(Problem(line: record.line, message: "a NUL byte, which no field may hold"))
+                continue
+            }
             guard record.fields.count == names.count else {
                 problems.append(Problem(line: record.line, message: "\(record.fields.count) fields where the header has \(names.count)"))
                 continue

@@ -6,10 +6,13 @@ struct LocationDraft: Sendable, Equatable {
     var bay: Int?
     var shelf: String?
 
+    /// The bays an aisle may have.
+    static let bays = 1...999
+
     init(aisleCode: String, bay: Int?, shelf: String?) throws(CatalogueError) {
         let code = aisleCode.trimmingCharacters(in: .whitespaces)
         guard !code.isEmpty else { throw .invalidField("aisleCode", "An aisle code is required.") }
-        if let bay, !(1...999).contains(bay) { throw .invalidField("bay", "A bay is a number from 1 to 999.") }
+        if let bay, !Self.bays.contains(bay) { throw .invalidField("bay", "A bay is a number from 1 to 999.") }
         let shelf = shelf?.trimmingCharacters(in: .whitespaces)
         if let shelf, shelf.count > 10 { throw .invalidField("shelf", "A shelf is at most 10 characters.") }
         self.aisleCode = code

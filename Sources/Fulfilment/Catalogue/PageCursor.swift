@@ -28,6 +28,21 @@ enum PageCursor {
         /// Microseconds since 1970, as PostgreSQL keeps them (a Date would round).
         var t: Int64
         var id: UUID
+
+        init(t: Int64, id: UUID) {
+            self.t = t
+            self.id = id
+        }
+
+        /// Only a moment a page could have given out (`moments`): a forged one is `invalid_cursor`.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            t = try container.decode(Int64.self, forKey: .t)
+            id = try container.decode(UUID.self, forKey: .id)
+            guard PageCursor.moments.contains(t) else {
+                throw DecodingError.dataCorruptedError(forKey: .t, in: container, debugDescription: "not a moment a page gives out")
+            }
+        }
     }
 
     /// The product listing (`GET /v1/products`): the moment of its first page, what it lists
@@ -63,10 +78,17 @@ enum PageCursor {
                 case .newest: cursor.t != nil
                 case nil: false
                 }
-            guard cursor.k == search.sort.rawValue, cursor.f == search.fingerprint, hasKey else { throw .invalidCursor }
+            guard cursor.k == search.sort.rawValue, cursor.f == search.fingerprint, hasKey,
+                PageCursor.moments.contains(cursor.a), cursor.t.map(PageCursor.moments.contains) ?? true,
+                cursor.p.map((0...Money.maximumPrice).contains) ?? true
+            else { throw .invalidCursor }
             return cursor
         }
     }
+
+    /// The moments a cursor may name, in microseconds since 1970: up to the end of the year 9999.
+    /// A forged one beyond (Int64.max) overflowed PostgreSQL's interval arithmetic: a 500 (issue 41).
+    static let moments: ClosedRange<Int64> = 0...253_402_300_799_999_999
 
     static func encode(_ value: some Encodable) -> String {
         let data = (try? JSONEncoder().encode(value)) ?? Data()

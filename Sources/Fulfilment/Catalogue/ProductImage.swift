@@ -34,6 +34,9 @@ public struct ProductImage: Sendable, Equatable {
         if let declared, declared != kind {
             throw .imageTypeMismatch(declared: declared.rawValue, actual: kind.rawValue)
         }
+        // The first bytes say what it claims to be; its header says how big it decodes.
+        guard let header = ImageHeader(bytes, kind: kind) else { throw .unsupportedImage }
+        guard header.isReasonable else { throw .imageDimensions(width: header.width, height: header.height) }
         self.kind = kind
         self.bytes = bytes
     }

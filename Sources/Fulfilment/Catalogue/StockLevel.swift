@@ -3,9 +3,12 @@ struct StockLevel: Sendable, Equatable {
     var onHand: Int
     var minSupply: Int
 
+    /// What on hand and minimum supply may be: a shelf holds no negative count, nor a billion.
+    static let range = 0...1_000_000_000
+
     init(onHand: Int, minSupply: Int) throws(CatalogueError) {
-        guard (0...1_000_000_000).contains(onHand) else { throw .invalidField("onHand", "On hand must be 0 or more.") }
-        guard (0...1_000_000_000).contains(minSupply) else {
+        guard Self.range.contains(onHand) else { throw .invalidField("onHand", "On hand must be 0 or more.") }
+        guard Self.range.contains(minSupply) else {
             throw .invalidField("minSupply", "Minimum supply must be 0 or more.")
         }
         self.onHand = onHand

@@ -34,8 +34,10 @@ extension Console {
                 let coupon = try await coupons.create(
                     owner: owner, by: visit.identity.userID, code: form.text("code") ?? "", description: form.text("description"),
                     percentOffBasisPoints: basisPoints, amountOff: try money("amountOff"), minimumSpend: try money("minimumSpend"),
-                    validFrom: nil, validUntil: nil, redemptionLimit: form.int("redemptionLimit"),
-                    perCustomerLimit: form.int("perCustomerLimit"), productIDs: nil, categories: nil, logger: visit.logger)
+                    validFrom: nil, validUntil: nil,
+                    redemptionLimit: try form.int("redemptionLimit", label: "The redemption limit", in: CouponDraft.limits),
+                    perCustomerLimit: try form.int("perCustomerLimit", label: "The limit per customer", in: CouponDraft.perCustomerLimits),
+                    productIDs: nil, categories: nil, logger: visit.logger)
                 return "Coupon \(coupon.code) made."
             }
         }

@@ -20,7 +20,8 @@ extension Console {
                 let scope = try StoreScope(staff: visit.identity)
                 do {
                     let pickList = try await api.pickLists.create(
-                        in: scope, maxOrders: visit.form.int("maxOrders") ?? 20, orderIDs: nil, by: visit.identity, logger: visit.logger)
+                        in: scope, maxOrders: try visit.form.int("maxOrders", in: PickLists.maxOrdersRange) ?? 20, orderIDs: nil, by: visit.identity,
+                        logger: visit.logger)
                     return ConsolePage.redirect("/console/pick-lists/\(pickList.id)/pick")
                 } catch let refused as PickListError {
                     return try await pickListsPage(visit, notice: Notice(ok: false, text: refused.apiError.message), status: refused.apiError.status)
@@ -34,8 +35,7 @@ extension Console {
                     try API.pickListID(id), in: try StoreScope(staff: visit.identity), logger: visit.logger)
                 var headers = ConsolePage.headers()
                 // The sheet is a self-contained document with its own <style>; it runs no script at all.
-                headers[HTTPField.Name("Content-Security-Policy")!] =
-                    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+                headers[SecurityHeaders.contentSecurityPolicy] = SecurityHeaders.sheetPolicy
                 return Response(
                     status: .ok, headers: headers,
                     body: .init(byteBuffer: ByteBuffer(string: try pickList.route().htmlSheet(header: pickList.header))))
@@ -46,7 +46,7 @@ extension Console {
             return try await page(request, context, operation: "getPickList") { visit in
                 let pickList = try await api.pickLists.pickList(
                     try API.pickListID(id), in: try StoreScope(staff: visit.identity), logger: visit.logger)
-                let stop = request.uri.queryParameters["stop"].flatMap { Int(String($0)) }
+                let stop = try ConsoleForm(encoded: request.uri.query ?? "").int("stop", label: "A stop", in: Self.stopNumbers)
                 return try pickModePage(visit, pickList: pickList, stopNumber: stop, notice: nil)
             }
         }
@@ -56,13 +56,14 @@ extension Console {
                 let pickListID = try API.pickListID(id)
                 let scope = try StoreScope(staff: visit.identity)
                 let form = visit.form
-                let stopNumber = form.int("stop") ?? 1
+                let stopNumber = try form.int("stop", label: "A stop", in: Self.stopNumbers) ?? 1
                 var notice: Notice?
                 if let order = form.text("orderId").flatMap({ OrderID($0) }) {
                     do {
                         let outcome = try await api.pickLists.pick(
                             on: pickListID, order: order, productID: form.text("productId").flatMap { ProductID($0) },
-                            barcode: form.text("barcode"), quantity: form.int("quantity") ?? 0, short: form.text("short") == "true",
+                            barcode: form.text("barcode"), quantity: try form.int("quantity", label: "The quantity", in: Self.pickQuantities) ?? 0,
+                            short: form.text("short") == "true",
                             in: scope, by: visit.identity, logger: visit.logger)
                         notice = Notice(
                             ok: true,
@@ -91,13 +92,14 @@ extension Console {
                 let pickListID = try API.pickListID(id)
                 let scope = try StoreScope(staff: visit.identity)
                 let form = visit.form
-                let stopNumber = form.int("stop") ?? 1
+                let stopNumber = try form.int("stop", label: "A stop", in: Self.stopNumbers) ?? 1
                 var notice: Notice?
                 if let order = form.text("orderId").flatMap({ OrderID($0) }), let product = form.text("productId").flatMap({ ProductID($0) }) {
                     do {
                         let (placed, substitution) = try await api.substitutions.substitute(
                             on: pickListID, order: order, product: product, choice: .barcode(form.text("substituteBarcode") ?? ""),
-                            quantity: form.int("quantity") ?? 0, in: scope, by: visit.identity, logger: visit.logger)
+                            quantity: try form.int("quantity", label: "The quantity", in: Self.pickQuantities) ?? 0, in: scope, by: visit.identity,
+                            logger: visit.logger)
                         let line = placed.lines.first { $0.substitute?.id == substitution }
                         notice = Notice(
                             ok: true,
@@ -144,6 +146,12 @@ extension Console {
             </form>
             """
     }
+
+    /// What a stop number in pick mode may be before the list is read: a list holds at most 200
+    /// orders, so far fewer distinct stops than this; the page then keeps it within the list's own.
+    static let stopNumbers = 1...100_000
+    /// A quantity picked or substituted at one tote, as a line's quantity is.
+    static let pickQuantities = 0...Cart.maximumQuantity
 
     /// wrong_product and over_pick in words a picker reads at once.
     static func pickRefusal(_ error: PickListError) -> String {

@@ -23,10 +23,13 @@ extension Console {
             let product = context.parameters.get("productId") ?? ""
             return try await stockAction(request, context, operation: "setStock") { visit, scope in
                 let id = try ProductID.parse(product, notFound: .productNotFound)
-                let level = try StockLevel(onHand: visit.form.int("onHand") ?? -1, minSupply: visit.form.int("minSupply") ?? -1)
+                let form = visit.form
+                let level = try StockLevel(
+                    onHand: try form.int("onHand", label: "On hand", in: StockLevel.range) ?? -1,
+                    minSupply: try form.int("minSupply", label: "Minimum supply", in: StockLevel.range) ?? -1)
                 // Conditional on the figure the page showed: a sale in between is never undone.
                 try await stock.set(
-                    level, expected: visit.form.int("expectedOnHand") ?? -1, product: id, in: scope,
+                    level, expected: try form.int("expectedOnHand", in: StockLevel.range) ?? -1, product: id, in: scope,
                     by: visit.session.identity.userID, logger: visit.logger)
                 return "Stock set: \(level.onHand) on hand, minimum \(level.minSupply)."
             }
@@ -36,7 +39,8 @@ extension Console {
             return try await stockAction(request, context, operation: "setStockLocation") { visit, scope in
                 let id = try ProductID.parse(product, notFound: .productNotFound)
                 let location = try LocationDraft(
-                    aisleCode: visit.form["aisleCode"] ?? "", bay: visit.form.int("bay"), shelf: visit.form.text("shelf"))
+                    aisleCode: visit.form["aisleCode"] ?? "", bay: try visit.form.int("bay", label: "A bay", in: LocationDraft.bays),
+                    shelf: visit.form.text("shelf"))
                 try await stock.setLocation(location, product: id, in: scope, logger: visit.logger)
                 return "Moved to aisle \(location.aisleCode)."
             }
@@ -45,7 +49,9 @@ extension Console {
             let product = context.parameters.get("productId") ?? ""
             return try await stockAction(request, context, operation: "setStoreMinimumAge") { visit, scope in
                 let id = try ProductID.parse(product, notFound: .productNotFound)
-                let ages = try await minimumAges.setForStore(visit.form.int("minimumAge"), product: id, in: scope, logger: visit.logger)
+                let ages = try await minimumAges.setForStore(
+                    try visit.form.int("minimumAge", label: "A minimum age", in: ProductMinimumAge.range), product: id, in: scope,
+                    logger: visit.logger)
                 return ages.holding.map { "Now for customers aged \($0) or over." } ?? "No minimum age."
             }
         }

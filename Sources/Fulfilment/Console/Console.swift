@@ -112,6 +112,8 @@ struct Console: Sendable {
         do {
             return try await Identity.$current.withValue(session.identity) { try await body(visit) }
         } catch {
+            var logger = logger
+            logger[metadataKey: "path"] = "\(request.uri.path)"
             return refusal(error, session: session, logger: logger)
         }
     }
@@ -129,7 +131,7 @@ struct Console: Sendable {
     func refusal(_ error: any Error, session: ConsoleSession?, logger: Logger) -> Response {
         let apiError = ErrorMiddleware<AppRequestContext>.apiError(for: error)
         if apiError.status == .internalServerError {
-            logger.error("console page failed", metadata: ["error": "\(String(reflecting: error))"])
+            logger.error("console page failed", metadata: ["error": "\(ErrorLog.describe(error))"])
         }
         return ConsolePage.message("That did not work", apiError.message, session: session, status: apiError.status)
     }

@@ -16,7 +16,11 @@ struct ConsoleForm: Sendable {
         return value
     }
 
-    func int(_ name: String) -> Int? { text(name).flatMap { Int($0) } }
+    /// The field as a whole number within `range` (`ClientNumber`): nil when absent or blank,
+    /// `invalid_field` when it is anything else. There is no unbounded reader on purpose.
+    func int(_ name: String, label: String? = nil, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+        try ClientNumber.read(fields[name], field: name, label: label, in: range)
+    }
 
     init(fields: [String: String]) { self.fields = fields }
 

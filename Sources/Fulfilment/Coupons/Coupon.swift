@@ -60,6 +60,10 @@ struct CouponDraft: Sendable, Equatable {
     var productIDs: [ProductID]
     var categories: [String]
 
+    /// How many times a coupon may be redeemed in all, and by one customer.
+    static let limits = 1...1_000_000_000
+    static let perCustomerLimits = 1...1000
+
     struct Money: Sendable, Equatable {
         var amount: Int64
         var currency: String
@@ -114,10 +118,10 @@ struct CouponDraft: Sendable, Equatable {
             guard validUntil > now else { throw .invalidField("validUntil", "validUntil is in the future.") }
             if let validFrom, validUntil <= validFrom { throw .invalidField("validUntil", "validUntil is after validFrom.") }
         }
-        if let redemptionLimit, !(1...1_000_000_000).contains(redemptionLimit) {
+        if let redemptionLimit, !Self.limits.contains(redemptionLimit) {
             throw .invalidField("redemptionLimit", "The redemption limit is 1 to 1000000000.")
         }
-        if let perCustomerLimit, !(1...1000).contains(perCustomerLimit) {
+        if let perCustomerLimit, !Self.perCustomerLimits.contains(perCustomerLimit) {
             throw .invalidField("perCustomerLimit", "The limit per customer is 1 to 1000.")
         }
         let products = productIDs ?? []

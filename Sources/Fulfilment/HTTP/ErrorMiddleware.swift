@@ -17,7 +17,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let apiError = Self.apiError(for: error)
             if apiError.status == .internalServerError {
-                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+                context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(ErrorLog.describe(error))"])
             }
             var headers = apiError.headers
             headers[.contentType] = "application/json; charset=utf-8"

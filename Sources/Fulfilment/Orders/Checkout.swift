@@ -32,9 +32,20 @@ struct Checkout: Sendable {
     }
 
     /// What the idempotency key is bound to. A checkout without a slot hashes as it always did.
+    /// Total for any date: one past what an `Int64` holds, or not a number at all, once stopped the
+    /// process here (issue 41); `run` refuses such a slot before, and this never traps regardless.
     static func requestHash(_ method: PaymentMethod, pickupSlot: Date? = nil) -> Data {
-        let slot = pickupSlot.map { "\npickupSlot=\(Int64($0.timeIntervalSince1970.rounded(.down)))" } ?? ""
+        let slot = pickupSlot.map { "\npickupSlot=\(Int64(exactly: $0.timeIntervalSince1970.rounded(.down)).map(String.init) ?? "invalid")" } ?? ""
         return Data(SHA256.hash(data: Data("checkout v1\npaymentMethod=\(method.rawValue)\(slot)".utf8)))
+    }
+
+    /// A slot no calendar could ever have offered, refused before anything computes with it: more
+    /// than a year away either side of now (the longest horizon is `Bounds.horizonDays`; a year back
+    /// still lets a late retry of a checkout find its order). The calendar judges every other slot.
+    static func checkPlausible(_ slot: Date, now: Date) throws(SlotError) {
+        let seconds = slot.timeIntervalSince(now)
+        guard seconds.isFinite, seconds > -366 * 86_400 else { throw .unavailable(.past) }
+        guard seconds < 366 * 86_400 else { throw .unavailable(.beyondHorizon) }
     }
 
     /// `pickupSlot` is the start of the chosen slot (required at a store with a calendar);
@@ -48,6 +59,7 @@ struct Checkout: Sendable {
         logger: Logger
     ) async throws -> Result {
         let key = key.flatMap { (1...255).contains($0.utf8.count) ? $0 : nil }
+        if let pickupSlot { try Self.checkPlausible(pickupSlot, now: now) }
         let hash = Self.requestHash(method, pickupSlot: pickupSlot)
         var caller = caller
         for _ in 1...3 {

@@ -24,13 +24,16 @@ struct PickLists: Sendable {
         var leftPending: [OrderID]
     }
 
+    /// How many orders one list may take.
+    static let maxOrdersRange = 1...200
+
     /// A new list of up to `maxOrders` (20 by default) of the store's pending orders, or only
     /// of `orderIDs` when given.
     func create(
         in scope: StoreScope, maxOrders: Int?, orderIDs: [OrderID]?, by staff: Identity, logger: Logger
     ) async throws -> PickListRecord {
         let limit = maxOrders ?? 20
-        guard (1...200).contains(limit) else { throw PickListError.invalidMaxOrders }
+        guard Self.maxOrdersRange.contains(limit) else { throw PickListError.invalidMaxOrders }
         let id = PickListID(UUID())
         // Two lists created at once: SKIP LOCKED keeps them apart, but a claim whose snapshot
         // predates the other's commit can still pick an order the other just put on its list;

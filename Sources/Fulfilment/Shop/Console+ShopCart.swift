@@ -19,9 +19,7 @@ extension Console {
                     let product = try ProductID.parse(visit.form["productId"] ?? "", notFound: .productNotFound)
                     let customer = visit.identity.userID
                     // A typed quantity is bounded before anything else: "1O" or "1e9" is a sentence, never a trap.
-                    guard let typed = visit.form.text("quantity").flatMap({ Int($0) }), (0...Cart.maximumQuantity).contains(typed) else {
-                        throw OrderError.invalidQuantity
-                    }
+                    guard let typed = try? visit.form.int("quantity", in: 0...Cart.maximumQuantity) else { throw OrderError.invalidQuantity }
                     var quantity = typed
                     if visit.form["mode"] == "add" {
                         let cart = try await api.carts.cart(customer: customer, logger: visit.logger)

@@ -18,11 +18,10 @@ extension Console {
         router.post("/shop/checkout") { request, context in
             try await page(request, context, operation: "checkout") { visit in
                 do {
-                    var slot: Date?
-                    if let text = visit.form.text("pickupSlot") {
-                        guard let seconds = Int64(text) else { throw SlotError.slotRequired }
-                        slot = Date(timeIntervalSince1970: TimeInterval(seconds))
-                    }
+                    // The slot's start in whole seconds, bounded to the years a calendar can name (the
+                    // service then refuses anything its calendar did not offer).
+                    let slot = try visit.form.int("pickupSlot", label: "A pickup time", in: Self.slotSeconds)
+                        .map { Date(timeIntervalSince1970: TimeInterval($0)) }
                     let result = try await api.checkoutService.run(
                         caller: .resolved(visit.identity), method: .payAtCollection, pickupSlot: slot, now: api.clock(),
                         idempotencyKey: visit.form.text("attempt"), logger: visit.logger)
@@ -36,6 +35,9 @@ extension Console {
             }
         }
     }
+
+    /// A pickup slot's start as the form carries it: seconds since 1970, up to the end of 9999.
+    static let slotSeconds = 0...253_402_300_799
 
     private func checkoutPage(_ visit: Visit, place: ShopPlace, notice: Notice? = nil, status: HTTPResponse.Status = .ok) async throws
         -> Response

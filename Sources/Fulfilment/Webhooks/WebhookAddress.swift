@@ -18,16 +18,19 @@ import NIOPosix
 /// changes between the check and the connection (rebinding) cannot redirect it.
 enum WebhookAddress {
     /// Why a request was not sent; the text is what the endpoint's managers read in `lastError`,
-    /// so it never names the address (a manager must not learn where an internal name points).
+    /// so it never names the address (a manager must not learn where an internal name points),
+    /// and a name that does not resolve reads the same as one that resolves inside: two answers
+    /// told a manager which internal names exist (issue 41).
     enum Refusal: Error, Equatable, CustomStringConvertible {
         case notPublic
         case doesNotResolve
         case invalidHost
 
+        static let unreachableSentence = "refused: the host does not resolve to public addresses only"
+
         var description: String {
             switch self {
-            case .notPublic: "refused: the host is, or resolves to, an address that is not public"
-            case .doesNotResolve: "the host name does not resolve"
+            case .notPublic, .doesNotResolve: Self.unreachableSentence
             case .invalidHost: "invalid URL"
             }
         }

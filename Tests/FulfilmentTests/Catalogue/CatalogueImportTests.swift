@@ -128,6 +128,33 @@ struct CatalogueImportTests {
         }
     }
 
+    @Test("a NUL byte or bytes that are not UTF-8 are a numbered line's problem, and nothing is imported")
+    func hostileBytes() async throws {
+        // Bytes that are not UTF-8 on lines 3 and 5 (a Latin-1 é and a lone 0xFF): named, never read as U+FFFD.
+        var file = Data("\u{FEFF}sku,name,price,on_hand\nQC-1,Bread,100,1\nQC-2,Caf".utf8)
+        file.append(contentsOf: [0xE9])
+        file.append(Data(",100,1\nQC-3,Rice,100,1\nQC-4,Oil".utf8))
+        file.append(contentsOf: [0xFF])
+        file.append(Data(",100,1\n".utf8))
+        #expect(throws: CatalogueImport.Refused.self) { try CatalogueImport.text(file) }
+        do {
+            _ = try CatalogueImport.text(file)
+        } catch {
+            #expect(error.problems.map(\.line) == [3, 5])
+            #expect(error.problems[0].message.contains("not UTF-8"))
+        }
+        #expect(try CatalogueImport.text(Data("\u{FEFF}sku,name\nQC-1,Café\n".utf8)) == "sku,name\nQC-1,Café\n")
+
+        try await withApp { app in
+            _ = try await app.catalogueStore(code: "IMP-N")
+            let refused = try await app.importRefused(
+                "sku,name,price,on_hand\nQC-1,Bread,100,1\nQC-2,Bad\u{0}Name,100,1\n", store: "IMP-N")
+            #expect(refused.map(\.line) == [3])
+            #expect(refused[0].message.contains("NUL"))
+            #expect(try await sql("SELECT count(*) FROM products", on: app.database)[0][0] == "0")
+        }
+    }
+
     @Test("the CSV reader follows RFC 4180: quotes, doubled quotes, embedded newlines, CRLF, BOM")
     func csvReader() throws {
         let records = try CSV.parse("\u{FEFF}a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n\n1,,3")

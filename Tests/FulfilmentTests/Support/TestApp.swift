@@ -201,6 +201,10 @@ private func runApp<T: Sendable>(
     var configuration = AppConfiguration(host: "127.0.0.1", port: 0, database: database, keyring: keyring)
     configuration.bcryptCost = 4  // the minimum: the tests hash many passwords
     configuration.webhookSecret = TestApp.webhookSecret
+    // The test framework's client connects once and never again: a test that waits longer than
+    // the head timeout between two requests would find its connection closed. The limits' own
+    // tests set theirs.
+    configuration.connectionLimits.headTimeout = .seconds(600)
     configure(&configuration)
     let app = try await buildApplication(configuration, logger: logger)
     // A server that cannot shut down (a request it never answers) fails its test, named, instead

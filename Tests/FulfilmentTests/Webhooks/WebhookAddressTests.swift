@@ -216,6 +216,8 @@ struct WebhookAddressTests {
         #expect(!local.isEmpty)
         #expect(local.allSatisfy { !WebhookAddress.isPublic($0) })
         await #expect(throws: WebhookAddress.Refusal.doesNotResolve) { try await resolver.lookUp("no-such-host.invalid") }
+        // What the endpoint's manager reads is the same either way: no probing of internal names.
+        #expect(WebhookAddress.Refusal.doesNotResolve.description == WebhookAddress.Refusal.notPublic.description)
         try await pool.shutdownGracefully()
     }
 }
