@@ -230,7 +230,7 @@ struct SecurityReviewTests {
                 if !answered { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(answered)
-            held.forEach { $0.close() }
+            for connection in held { connection.close() }
         }
     }
 }
