@@ -17,9 +17,10 @@ struct Comments: Sendable {
         let viewer = Viewer(user: author.userID, role: author.role, store: author.storeID)
         return try await database.transaction(logger: logger) { connection in
             try await PostingQueries.admit(author.userID, on: connection, logger: logger)
-            guard let comment = try await CommentQueries.create(on: target, body: body, by: viewer, on: connection, logger: logger) else {
-                throw target.notFound
+            let written = try await ContentError.mappingDatabaseErrors {
+                try await CommentQueries.create(on: target, body: body, by: viewer, on: connection, logger: logger)
             }
+            guard let comment = written else { throw target.notFound }
             return comment
         }
     }

@@ -57,6 +57,9 @@ extension ContentError: DatabaseErrorMapping {
             self = .invalidField("ingredients", "An ingredient names no such product.")
         case (SQLState.foreignKeyViolation, "recipes_store_id_fkey"?):
             self = .invalidField("storeId", "There is no such store.")
+        case (SQLState.placeOrderRefused, _) where error.placeOrderRefusal == "posting_blocked":
+            // A store's block on the post's store (the `posting_blocked` trigger).
+            self = .postingBlocked
         default: return nil
         }
     }

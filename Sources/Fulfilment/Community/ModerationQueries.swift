@@ -101,7 +101,8 @@ enum ModerationQueries {
     }
 
     /// Blocks the user when the scope reaches them: the chain's admin any account but an admin's,
-    /// a manager an author of content at their store. nil: not found within the scope.
+    /// everywhere; a manager an author of content at their store, there only. nil: not found
+    /// within the scope.
     static func block(
         _ user: UserID, reason: String, by moderator: UserID, in scope: StoreScope, on client: PostgresClient, logger: Logger
     ) async throws -> PostingBlock? {
@@ -115,10 +116,10 @@ enum ModerationQueries {
             made AS (
                 INSERT INTO posting_blocks (user_id, store_id, blocked_by, reason)
                 SELECT t.id, \(scope.store?.rawValue), \(moderator.rawValue), \(reason) FROM target t
-                ON CONFLICT (user_id) DO NOTHING RETURNING *)
+                ON CONFLICT (user_id, coalesce(store_id, '00000000-0000-0000-0000-000000000000'::uuid)) DO NOTHING RETURNING *)
             SELECT \(unescaped: blockColumns)
               FROM (SELECT * FROM made UNION ALL SELECT p.* FROM posting_blocks p JOIN target t ON t.id = p.user_id
-                     WHERE NOT EXISTS (SELECT 1 FROM made)) b
+                     WHERE NOT EXISTS (SELECT 1 FROM made) AND p.store_id IS NOT DISTINCT FROM \(scope.store?.rawValue)::uuid) b
               JOIN users u ON u.id = b.user_id
             """, logger: logger)
         return try rows.collect().first.map { try block($0.makeRandomAccess()) }

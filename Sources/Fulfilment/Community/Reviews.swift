@@ -27,8 +27,9 @@ struct Reviews: Sendable {
             case .allowed:
                 try await PostingQueries.admit(customer, on: connection, logger: logger)
                 guard
-                    let written = try await ReviewQueries.write(
-                        rating: rating, body: body, of: product, by: customer, on: connection, logger: logger)
+                    let written = try await ContentError.mappingDatabaseErrors({
+                        try await ReviewQueries.write(rating: rating, body: body, of: product, by: customer, on: connection, logger: logger)
+                    })
                 else { throw ContentError.notPurchased }
                 return written
             }

@@ -84,6 +84,59 @@ struct ReviewAndModerationTests {
         }
     }
 
+    @Test("a manager's block is for their store: the author still posts at another, whose manager sees no block; the admin's is everywhere")
+    func blocksPerStore() async throws {
+        try await withApp { app in
+            let storeA = try await app.createStore()
+            let storeB = try await app.createStore()
+            let managerA = try await app.signIn(role: .manager, store: storeA)
+            let managerB = try await app.signIn(role: .manager, store: storeB)
+            let cook = try await app.registerCustomer()
+            try await app.chooseStore(cook, storeA)
+            let atA = try #require(try await app.shareRecipe(cook, [("Salt", nil, nil)])["id"].string)
+            try await app.chooseStore(cook, storeB)
+            let atB = try #require(try await app.shareRecipe(cook, [("Pepper", nil, nil)])["id"].string)
+
+            // Store B's manager blocks the cook: at B only.
+            let block = try await app.request(.post, "/v1/moderation/blocks", json: ["userId": .string(cook.userID)], token: managerB.token)
+            #expect(block.status == .ok && block.json["storeId"].string == storeB)
+            let atBRefused = try await app.request(.post, "/v1/recipes/\(atB)/comments", json: ["bodyMarkdown": "at B"], token: cook.token)
+            #expect(atBRefused.status == .forbidden && atBRefused.errorCode == "posting_blocked")
+            let newAtB = try await app.request(
+                .post, "/v1/recipes", json: ["title": "Curry", "bodyMarkdown": "Stir.", "servings": 2, "ingredients": [["text": "Cumin"]]],
+                token: cook.token)
+            #expect(newAtB.errorCode == "posting_blocked", "a new recipe at B is refused too")
+            let atAComment = try await app.request(.post, "/v1/recipes/\(atA)/comments", json: ["bodyMarkdown": "at A"], token: cook.token)
+            #expect(atAComment.status == .created, "store B's block reaches store A")
+            #expect(try await app.request(.get, "/v1/moderation/blocks", token: managerA.token).json["items"].array.isEmpty)
+            #expect(try await app.request(.delete, "/v1/moderation/blocks/\(cook.userID)", token: managerA.token).status == .notFound)
+
+            // Store A's manager blocks them too: two blocks, each lifted by its own store.
+            #expect(
+                try await app.request(.post, "/v1/moderation/blocks", json: ["userId": .string(cook.userID)], token: managerA.token).status == .ok)
+            #expect(
+                try await app.request(.post, "/v1/recipes/\(atA)/comments", json: ["bodyMarkdown": "at A"], token: cook.token).errorCode
+                    == "posting_blocked")
+            #expect(try await app.request(.delete, "/v1/moderation/blocks/\(cook.userID)", token: managerB.token).status == .noContent)
+            #expect(try await app.request(.get, "/v1/moderation/blocks", token: managerA.token).json["items"].array.count == 1)
+            #expect(
+                try await app.request(.post, "/v1/recipes/\(atB)/comments", json: ["bodyMarkdown": "at B"], token: cook.token).status == .created)
+
+            // The admin's block is chain-wide; the admin lifts every block.
+            let admin = try await app.signInAdmin()
+            #expect(try await app.request(.post, "/v1/moderation/blocks", json: ["userId": .string(cook.userID)], token: admin.token).status == .ok)
+            #expect(
+                try await app.request(.post, "/v1/recipes/\(atB)/comments", json: ["bodyMarkdown": "at B"], token: cook.token).errorCode
+                    == "posting_blocked")
+            #expect(try await app.request(.delete, "/v1/moderation/blocks/\(cook.userID)", token: admin.token).status == .noContent)
+            #expect(try await sql("SELECT count(*) FROM posting_blocks", on: app.database)[0][0] == "0")
+            // A moderator hiding a blocked author's recipe is not a post: it is never refused.
+            #expect(
+                try await app.request(.post, "/v1/moderation/blocks", json: ["userId": .string(cook.userID)], token: managerA.token).status == .ok)
+            #expect(try await app.request(.post, "/v1/moderation/recipe/\(atA)/hide", token: managerA.token).json["hidden"].bool == true)
+        }
+    }
+
     @Test("a blocked author cannot post; posting is limited per account with Retry-After; unblocked, they post again")
     func blocksAndLimits() async throws {
         try await withApp { app in
