@@ -29,6 +29,13 @@ enum SessionQueries {
         return try rows.collect().first.map { try SessionLookup($0.makeRandomAccess()) } ?? .unknown
     }
 
+    /// Ends the session the token `hash` stands for (one just made and not yet handed out).
+    static func end(tokenHash hash: [UInt8], reason: SessionEnd, on client: PostgresClient, logger: Logger) async throws {
+        try await client.run(
+            "UPDATE sessions SET ended_at = now(), ended_reason = \(reason.rawValue) WHERE token_hash = \(Data(hash)) AND ended_at IS NULL",
+            logger: logger)
+    }
+
     static func end(_ id: SessionID, reason: SessionEnd, on client: PostgresClient, logger: Logger) async throws {
         try await client.run(
             "UPDATE sessions SET ended_at = now(), ended_reason = \(reason.rawValue) WHERE id = \(id.rawValue) AND ended_at IS NULL",

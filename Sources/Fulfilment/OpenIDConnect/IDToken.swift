@@ -83,6 +83,8 @@ struct ProviderIdentity: Sendable, Equatable {
     var email: String?
     var emailVerified: Bool
     var name: String?
+    /// When the token stops being believed (its `exp`): how long its exchange is remembered.
+    var expiresAt: Date? = nil
 }
 
 extension Data {

@@ -18,6 +18,10 @@ struct IDTokenRules: Sendable {
     var leeway: TimeInterval = 60
 
     static let algorithms: Set<String> = ["RS256", "ES256"]
+    /// The longest an ID token may still be valid for: providers issue them for minutes to an hour
+    /// (Google and Apple: an hour; Microsoft: an hour to a day). An `exp` of 1e300 is a forgery's
+    /// bid to be replayed for ever (issue 41).
+    static let longestLifetime: TimeInterval = 24 * 3600
 
     /// Google's tokens may name their issuer without the scheme (its documentation says both occur).
     var acceptedIssuers: Set<String> {
@@ -38,15 +42,21 @@ struct IDTokenRules: Sendable {
         guard let iss = claims.iss, acceptedIssuers.contains(iss) else { throw .wrongIssuer }
         guard let sub = claims.sub, (1...255).contains(sub.count) else { throw .missingClaim("sub") }
         guard claims.aud.contains(where: audiences.contains) else { throw .wrongAudience }
-        // Several audiences: the party it was issued to (azp) must be one of ours as well.
-        if claims.aud.count > 1, let azp = claims.azp, !audiences.contains(azp) { throw .wrongAudience }
-        guard let exp = claims.exp else { throw .missingClaim("exp") }
-        guard let iat = claims.iat else { throw .missingClaim("iat") }
+        // Several audiences: the party it was issued to (azp) must be named, and be one of ours
+        // (OpenID Connect Core §3.1.3.7, 4 and 5); without it anyone in the list could have asked.
+        if claims.aud.count > 1 {
+            guard let azp = claims.azp, audiences.contains(azp) else { throw .wrongAudience }
+        }
+        guard let exp = claims.exp, exp.isFinite else { throw .missingClaim("exp") }
+        guard let iat = claims.iat, iat.isFinite else { throw .missingClaim("iat") }
         let now = now.timeIntervalSince1970
         guard exp + leeway > now else { throw .expired }
+        guard exp - now <= Self.longestLifetime + leeway else { throw .implausibleExpiry }
         guard iat - leeway <= now else { throw .notYetValid }
         if let nonce { guard claims.nonce == nonce else { throw .wrongNonce } }
         let email = claims.email.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        return ProviderIdentity(subject: sub, email: email, emailVerified: email != nil && claims.emailVerified, name: claims.name)
+        return ProviderIdentity(
+            subject: sub, email: email, emailVerified: email != nil && claims.emailVerified, name: claims.name,
+            expiresAt: Date(timeIntervalSince1970: exp))
     }
 }

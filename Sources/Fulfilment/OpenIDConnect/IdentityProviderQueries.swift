@@ -164,4 +164,19 @@ extension IdentityProviderQueries {
         try await connection.run(
             "DELETE FROM identity_links WHERE user_id = \(user.rawValue) AND provider_id = \(provider)", logger: logger)
     }
+
+    /// Remembers an exchanged ID token (its SHA-256) until `expiry`; false when it was already
+    /// remembered. Each call also forgets up to 100 tokens that have expired, so the table holds
+    /// only tokens still valid, at any rate of sign-ins.
+    static func recordExchange(_ hash: [UInt8], until expiry: Date, on client: PostgresClient, logger: Logger) async throws -> Bool {
+        let rows = try await client.run(
+            """
+            WITH forgotten AS (
+                DELETE FROM exchanged_id_tokens WHERE token_hash IN (
+                    SELECT token_hash FROM exchanged_id_tokens WHERE expires_at < now() ORDER BY expires_at LIMIT 100))
+            INSERT INTO exchanged_id_tokens (token_hash, expires_at) VALUES (\(Data(hash)), \(expiry))
+            ON CONFLICT (token_hash) DO NOTHING RETURNING true
+            """, logger: logger)
+        return try await rows.collect().first != nil
+    }
 }

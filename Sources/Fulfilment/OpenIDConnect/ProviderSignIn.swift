@@ -36,7 +36,17 @@ struct ProviderSignIn: Sendable {
     func exchange(issuer: String, idToken: String, nonce: String?, password: String?, logger: Logger) async throws -> Accounts.SignedIn {
         let provider = try await provider(issuer: issuer, logger: logger)
         let identity = try await verify(idToken, from: provider, audiences: provider.acceptedAudiences, nonce: nonce, logger: logger)
-        return try await signIn(identity, with: provider, password: password, logger: logger)
+        let signedIn = try await signIn(identity, with: provider, password: password, logger: logger)
+        // A token is exchanged once (issue 41): remembered by its hash until it expires, once it
+        // has signed someone in (a refusal that asks for a password lets the same token come back
+        // with it). Two exchanges of one token at once: the second to record it ends its session.
+        let recorded = try await IdentityProviderQueries.recordExchange(
+            Array(SHA256.hash(data: Data(idToken.utf8))), until: identity.expiresAt ?? clock(), on: database.client, logger: logger)
+        guard recorded else {
+            try await SessionQueries.end(tokenHash: signedIn.token.hash, reason: .logout, on: database.client, logger: logger)
+            throw ProviderSignInError.alreadyExchanged
+        }
+        return signedIn
     }
 
     func verify(_ idToken: String, from provider: IdentityProvider, audiences: [String], nonce: String?, logger: Logger) async throws

@@ -31,6 +31,10 @@ enum ProviderSignInError: Error, Equatable, APIErrorConvertible {
     case expired
     /// `iat` is in the future beyond the allowed clock skew.
     case notYetValid
+    /// `exp` further ahead than any provider issues (`IDTokenRules.longestLifetime`).
+    case implausibleExpiry
+    /// This very token was exchanged for a session already: a token is exchanged once.
+    case alreadyExchanged
     case wrongNonce
     /// A claim the rules need (`sub`, `exp`, `iat`) is missing or of the wrong type.
     case missingClaim(String)
@@ -62,7 +66,7 @@ enum ProviderSignInError: Error, Equatable, APIErrorConvertible {
         case .unknownState, .stateMismatch, .providerRefused: "state"
         case .codeRefused: "code_exchange"
         case .malformedToken, .unsupportedAlgorithm, .unknownKey, .badSignature, .wrongIssuer, .wrongAudience, .expired, .notYetValid,
-            .wrongNonce, .missingClaim:
+            .wrongNonce, .missingClaim, .implausibleExpiry, .alreadyExchanged:
             "id_token"
         case .emailNotVerified, .passwordRequired, .accountExists, .identityInUse, .providerAlreadyLinked, .notLinked, .lastSignInMethod,
             .workforceSignInRequired, .noWorkforceAccount, .accountDisabled:
@@ -108,6 +112,10 @@ enum ProviderSignInError: Error, Equatable, APIErrorConvertible {
             APIError(.unauthorized, "token_expired", "The ID token has expired; sign in with the provider again.")
         case .notYetValid:
             APIError(.unauthorized, "token_not_yet_valid", "The ID token was issued in the future; check the clock.")
+        case .implausibleExpiry:
+            APIError(.unauthorized, "token_lifetime_too_long", "The ID token claims to be valid for longer than any provider issues one.")
+        case .alreadyExchanged:
+            APIError(.unauthorized, "token_already_used", "This ID token has already been exchanged; sign in with the provider again.")
         case .wrongNonce:
             APIError(.unauthorized, "wrong_nonce", "The ID token was issued for another sign-in (its nonce differs).")
         case .missingClaim(let claim):

@@ -38,14 +38,18 @@ struct ProviderTokenExchangeTests {
         }
     }
 
-    @Test("six first sign-ins of one new person at once, each on its own connection, make one account and one link, and all sign in to it")
+    @Test(
+        "six first sign-ins of one new person at once (six tokens, two devices and a double tap), each on its own connection, make one account and one link, and all sign in to it"
+    )
     func firstSignInsAtOnce() async throws {
         try await withIdentityProvider { fixture in
-            let (token, nonce) = try await fixture.appToken(fixture.alice)
-            let replies = try await fixture.app.race(6) { _, racer in
+            var minted: [(String, String)] = []
+            for _ in 0..<6 { minted.append(try await fixture.appToken(fixture.alice)) }
+            let tokens = minted
+            let replies = try await fixture.app.race(6) { index, racer in
                 try await racer.request(
                     .post, "/v1/auth/oidc/token",
-                    json: ["issuer": .string(fixture.issuer), "idToken": .string(token), "nonce": .string(nonce)])
+                    json: ["issuer": .string(fixture.issuer), "idToken": .string(tokens[index].0), "nonce": .string(tokens[index].1)])
             }
             #expect(replies.map(\.status) == Array(repeating: .ok, count: 6), "\(replies.map(\.text))")
             #expect(Set(replies.map { $0.json["user"]["id"] }).count == 1)
@@ -122,9 +126,56 @@ struct ProviderTokenExchangeTests {
             let (bobs, bobNonce) = try await fixture.appToken(fixture.bob)
             try await refused(bobs, nonce: bobNonce, "email_not_verified", status: 403, "an unverified email")
 
+            // Several audiences, ours among them, but no azp naming us: anyone in the list could have asked for it.
+            claims = LocalIdentityProvider.claims(of: real)
+            let ours = try #require(claims["aud"] as? String)
+            claims["aud"] = [ours, "https://elsewhere.example"]
+            claims.removeValue(forKey: "azp")
+            try await refused(
+                try LocalIdentityProvider.sign(claims, with: key, kid: kid), nonce: nonce, "wrong_audience", "several audiences, no azp")
+            claims["azp"] = "https://elsewhere.example"
+            try await refused(try LocalIdentityProvider.sign(claims, with: key, kid: kid), nonce: nonce, "wrong_audience", "another app's azp")
+            // An expiry no provider issues, to be replayed for ever.
+            claims = LocalIdentityProvider.claims(of: real)
+            for exp in [1e300, now + 8 * 86_400] {
+                claims["exp"] = exp
+                try await refused(
+                    try LocalIdentityProvider.sign(claims, with: key, kid: kid), nonce: nonce, "token_lifetime_too_long", "exp \(exp)")
+            }
+
             #expect(try await fixture.counts() == before, "a refused token created a session, an account or a link")
-            // And the real token, untouched, still signs Alice in.
+            // And the real token, untouched, still signs Alice in, once.
             #expect(try await fixture.exchange(real, nonce: nonce).status == .ok)
+            // Several audiences with our azp are taken.
+            claims = LocalIdentityProvider.claims(of: real)
+            claims["aud"] = [ours, "https://elsewhere.example"]
+            claims["azp"] = ours
+            #expect(try await fixture.exchange(try LocalIdentityProvider.sign(claims, with: key, kid: kid), nonce: nonce).status == .ok)
+        }
+    }
+
+    @Test("a token is exchanged once: sent again, at once on six connections or later, it is refused and only one session lives")
+    func exchangedOnce() async throws {
+        try await withIdentityProvider { fixture in
+            let (token, nonce) = try await fixture.appToken(fixture.alice)
+            let replies = try await fixture.app.race(6) { _, racer in
+                try await racer.request(
+                    .post, "/v1/auth/oidc/token",
+                    json: ["issuer": .string(fixture.issuer), "idToken": .string(token), "nonce": .string(nonce)])
+            }
+            #expect(replies.filter { $0.status == .ok }.count == 1, "\(replies.map(\.text))")
+            #expect(replies.filter { $0.errorCode == "token_already_used" }.count == 5)
+            var live = 0
+            for reply in replies where reply.status == .ok {
+                if try await fixture.app.request(.get, "/v1/me", token: reply.json["token"].string).status == .ok { live += 1 }
+            }
+            #expect(live == 1)
+            #expect(
+                try await sql("SELECT count(*) FROM sessions WHERE ended_at IS NULL", on: fixture.app.database) == [["1"]],
+                "a replayed exchange left a session behind")
+            let later = try await fixture.exchange(token, nonce: nonce)
+            #expect(later.status == .unauthorized && later.errorCode == "token_already_used")
+            #expect(try await sql("SELECT count(*) FROM exchanged_id_tokens", on: fixture.app.database) == [["1"]])
         }
     }
 
