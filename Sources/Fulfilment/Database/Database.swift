@@ -118,8 +118,11 @@ public struct Database: Sendable {
         // `body` runs only here, one attempt after another, never concurrently with itself.
         nonisolated(unsafe) let body = body
         return try await retryingConflicts(logger: logger, retrying: retrying) {
-            try await client.withConnection { connection in
-                try await Self.inTransaction(on: connection, logger: logger, body)
+            try await withoutActuallyEscaping(body) { body in
+                nonisolated(unsafe) let body = body
+                return try await client.leasing { connection in
+                    try await Self.inTransaction(on: connection, logger: logger, body)
+                }
             }
         }
     }

@@ -35,6 +35,16 @@ extension Error {
     /// A deadlock or serialisation failure: the transaction was rolled back and may simply run again.
     var isTransientConflict: Bool { sqlState == SQLState.deadlockDetected || sqlState == SQLState.serializationFailure }
 
+    /// PostgreSQL is short of something for a while, or gave up on a statement (issue 42): its
+    /// resources (class 53: out of memory, too many connections, a configuration limit; a full
+    /// disk is `isStorageFull`) or an operator's intervention (class 57: `statement_timeout`,
+    /// `57014`, and the rest). Not the client's fault and not a bug: `503` with `Retry-After`,
+    /// never a 500, and the statement's transaction was rolled back.
+    var isDatabaseStrained: Bool {
+        guard let state = sqlState, state != SQLState.diskFull else { return false }
+        return state.hasPrefix("53") || state.hasPrefix("57")
+    }
+
     /// PostgreSQL's disk is full: the transaction was rolled back whole, and the same request
     /// works again once someone frees space (no restart). Not the client's fault, not a bug.
     var isStorageFull: Bool { sqlState == SQLState.diskFull }

@@ -38,9 +38,44 @@ enum SQLRun {
         }
     }
 
-    /// Runs `query` on a connection of its own from the pool.
+    /// Runs `query` on a connection of its own from the pool, in PostgreSQL's implicit
+    /// transaction, and answers only once that transaction is known to have committed.
+    ///
+    /// PostgreSQL commits a lone statement after its CommandComplete; a commit that fails (a
+    /// deferred constraint trigger, a full disk) sends its ErrorResponse after it, before
+    /// ReadyForQuery. PostgresNIO (1.33) has completed the query as a success at CommandComplete
+    /// and, when the late error comes, only closes the connection (issue 42): a write answered
+    /// `2xx` and then rolled back. So the statement is followed, on the same connection, by
+    /// `SELECT 1`, which PostgresNIO sends only once the statement's ReadyForQuery has arrived:
+    /// it answers only if that ReadyForQuery came without an error, and fails with the closed
+    /// connection otherwise (`CommitUnconfirmed`). One more round trip per lone statement, counted
+    /// with the request's statements; a transaction's own `COMMIT` reports its failure itself.
     static func rows(_ query: PostgresQuery, on client: PostgresClient, logger: Logger) async throws -> SQLRows {
-        try await client.withConnection { connection in try await connection.run(query, logger: logger) }
+        try await client.leasing { connection in
+            let rows = try await connection.run(query, logger: logger)
+            try await confirmCommitted(on: connection, logger: logger)
+            return rows
+        }
+    }
+
+    /// Succeeds only when the statement before it on `connection` committed (see above).
+    static func confirmCommitted(on connection: PostgresConnection, logger: Logger) async throws {
+        do {
+            _ = try await connection.run("SELECT 1", logger: logger)
+        } catch  where !(error is CancellationError) && (error.isDatabaseUnavailable || connection.isClosed) {
+            throw CommitUnconfirmed()
+        }
+    }
+}
+
+/// A lone statement completed but its commit did not (see `SQLRun.rows(_:on:logger:)`): nothing
+/// of it was kept, so the request is answered `503 commit_failed`, never a success.
+struct CommitUnconfirmed: Error, APIErrorConvertible, CustomStringConvertible {
+    var description: String { "the statement completed but its commit failed: the connection closed before ReadyForQuery" }
+    var apiError: APIError {
+        APIError(
+            .serviceUnavailable, "commit_failed", "The store's database could not save the change, so nothing was saved; try again shortly.",
+            headers: [.retryAfter: "5"])
     }
 }
 
@@ -153,4 +188,47 @@ extension PostgresConnection: SQLRunner {
     func run(_ query: PostgresQuery, logger: Logger) async throws -> SQLRows {
         try await SQLRun.rows(query, on: self, logger: logger)
     }
+}
+
+extension PostgresClient {
+    /// How long a request waits for a connection from the pool: `FULFILMENT_DB_LEASE_WAIT_SECONDS`,
+    /// default 5 (1 to 120).
+    static let leaseWait: Duration = .seconds(EnvironmentSetting.integer("FULFILMENT_DB_LEASE_WAIT_SECONDS", clampedTo: 1...120) ?? 5)
+
+    /// `body` on a connection from the pool, waiting for one at most `wait` (issue 42). When
+    /// PostgreSQL refuses new connections (`53300` too many connections) or every connection is
+    /// busy, PostgresNIO's lease waits for as long as that lasts: a request hung for 28 s. Past
+    /// the wait it is `503 database_unavailable` with `Retry-After`, and nothing was run; once
+    /// the connection is lent, the statement itself is not timed.
+    func leasing<T: Sendable>(within wait: Duration = PostgresClient.leaseWait, _ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
+        let lent = LeaseFlag()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await self.withConnection { connection in
+                    lent.set()
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: wait)
+                guard lent.isSet else { throw DatabaseUnavailable() }
+                // Lent in time: this watch has nothing more to do than wait to be cancelled.
+                while true { try await Task.sleep(for: .seconds(3600)) }
+            }
+            defer { group.cancelAll() }
+            while let result = try await group.next() {
+                if let value = result { return value }
+            }
+            throw CancellationError()
+        }
+    }
+}
+
+/// Whether a connection was lent (`PostgresClient.leasing`).
+private final class LeaseFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }

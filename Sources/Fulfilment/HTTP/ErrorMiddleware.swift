@@ -39,6 +39,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if serverError.underlyingError.isFailoverClass { return DatabaseUnavailable().apiError }
             if serverError.underlyingError.isTransientConflict { return DatabaseBusy().apiError }
             if serverError.underlyingError.isStorageFull { return StorageFull().apiError }
+            if serverError.underlyingError.isDatabaseStrained { return DatabaseBusy().apiError }
             if let valueError = serverError.underlyingError.clientValueError { return valueError }
             if let header = serverError.missingHeader {
                 let code = "missing_" + header.lowercased().replacingOccurrences(of: "-", with: "_")
@@ -60,6 +61,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return DatabaseBusy().apiError
         case let failed where failed.isStorageFull:
             return StorageFull().apiError
+        case let failed where failed.isDatabaseStrained:
+            return DatabaseBusy().apiError
         case let failed where failed.clientValueError != nil:
             return failed.clientValueError!
         case let httpError as HTTPError:

@@ -177,6 +177,6 @@ extension IdentityProviderQueries {
             INSERT INTO exchanged_id_tokens (token_hash, expires_at) VALUES (\(Data(hash)), \(expiry))
             ON CONFLICT (token_hash) DO NOTHING RETURNING true
             """, logger: logger)
-        return try await rows.collect().first != nil
+        return rows.collect().first != nil
     }
 }

@@ -14,7 +14,7 @@ public struct IdentityProviders: Sendable {
         do {
             _ = try await ProviderDirectory().discovery(for: provider.issuer, logger: logger)
             _ = try provider.clientSecret()
-        } catch let error as ProviderSignInError {
+        } catch {
             throw IdentityProviderConfigurationError("\(provider.issuer): \(error.apiError.message)")
         }
         return try await IdentityProviderQueries.save(provider, on: database.client, logger: logger)

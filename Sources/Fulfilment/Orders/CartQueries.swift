@@ -19,7 +19,7 @@ enum CartQueries {
     /// Points the cart at `store` (creating the cart); its lines stay. An unknown store is
     /// `storeNotFound` (`OrderError`'s database mapping).
     static func setStore(customer: UserID, store: StoreID, on client: PostgresClient, logger: Logger) async throws {
-        try await OrderError.mappingDatabaseErrors {
+        _ = try await OrderError.mappingDatabaseErrors {
             try await client.run(
                 """
                 INSERT INTO carts (customer_id, store_id) VALUES (\(customer.rawValue), \(store.rawValue))

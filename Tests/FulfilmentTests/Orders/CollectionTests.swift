@@ -16,7 +16,7 @@ struct CollectionTests {
     }
 
     @Test(
-        "a preview is one statement to PostgreSQL (caller and order), a collection two (caller and order, then hand over and read back), a refused one one"
+        "a preview is one statement to PostgreSQL (caller and order), a collection two (caller and order, then hand over and read back), a refused one one; each confirmed committed"
     )
     func statementBudget() async throws {
         let logs = LogCapture()
@@ -29,8 +29,9 @@ struct CollectionTests {
             #expect(try await app.scan(token, by: staff).status == .ok)
             #expect(try await app.scan(token, by: staff).errorCode == "already_collected")
             #expect(try await app.scan(token, by: staff, preview: true).errorCode == "already_collected")
-            #expect(logs.requests(.post, "/v1/collections/preview").map(\.statements) == [1, 1])
-            #expect(logs.requests(.post, "/v1/collections").map(\.statements) == [2, 1])
+            // Each lone statement is followed by the one that confirms its commit (issue 42).
+            #expect(logs.requests(.post, "/v1/collections/preview").map(\.statements) == [2, 2])
+            #expect(logs.requests(.post, "/v1/collections").map(\.statements) == [4, 2])
         }
     }
 

@@ -93,6 +93,7 @@ func withTestDatabase<T: Sendable>(empty: Bool = false, _ body: (ConnectionInfo)
 }
 
 /// Plain SQL for a test's own checks (blocking libpq, off the cooperative pool).
+@discardableResult
 func sql(_ query: String, _ parameters: [String] = [], on info: ConnectionInfo) async throws -> [[String?]] {
     try await Migrator.offloaded { try LibPQConnection(info).execute(query, parameters: parameters) }
 }
