@@ -23,6 +23,10 @@ public final class EmbeddedSupervisor: Sendable {
         /// A server that ran this long had settled: its exit starts the count and the delays afresh.
         /// One that exits sooner after a restart counts as a failed try, so a crash loop ends too.
         public var settled: Duration = .seconds(60)
+        /// While the data folder's disk is full, tries go on at this pace instead of stopping
+        /// (issue 42): a full disk that made the server PANIC on a WAL write is fixed by freeing
+        /// space, and the service comes back by itself then.
+        public var fullDiskDelay: Duration = .seconds(30)
 
         public init() {}
     }
@@ -99,8 +103,19 @@ public final class EmbeddedSupervisor: Sendable {
             }
             logger.error(
                 "embedded PostgreSQL (pid \(pid)) exited after \(Self.seconds(ran)), not on request: starting it again in \(Self.seconds(delay))")
+            var toldFull = false
             while true {
-                guard tries < policy.tries else {
+                let diskFull = tries >= policy.tries && Self.isFull(embedded.dataDirectory)
+                if diskFull {
+                    if !toldFull {
+                        logger.critical(
+                            "embedded PostgreSQL cannot run: the disk under \(embedded.dataDirectory.path) is full; trying again every \(Self.seconds(policy.fullDiskDelay)) until space is freed"
+                        )
+                        toldFull = true
+                    }
+                    delay = policy.fullDiskDelay
+                }
+                guard tries < policy.tries || diskFull else {
                     logger.critical(
                         """
                         embedded PostgreSQL could not be kept running (\(tries) tries in a row): no more tries; \
@@ -122,7 +137,8 @@ public final class EmbeddedSupervisor: Sendable {
                 } catch {
                     lastReason = "\(error)".replacingOccurrences(of: "\n", with: "; ")
                     let next = tries < policy.tries ? "next try in \(Self.seconds(delay))" : "the last try"
-                    logger.error("embedded PostgreSQL did not start (try \(tries) of \(policy.tries), \(next)): \(lastReason)")
+                    // Waiting on a full disk was said once; each try of that wait is not.
+                    if !toldFull { logger.error("embedded PostgreSQL did not start (try \(tries) of \(policy.tries), \(next)): \(lastReason)") }
                 }
             }
         }
@@ -145,8 +161,23 @@ public final class EmbeddedSupervisor: Sendable {
         }
         defer { close(pidfd) }
         var fds = [pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
-        while poll(&fds, 2, -1) < 0 && errno == EINTR {}
-        return !isStopping
+        // Woken once a minute besides, to keep the server's log within its bound.
+        while true {
+            let ready = poll(&fds, 2, 60_000)
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 {
+                ServerLogRotation.rotateIfLarge(embedded.logFile, logger: logger)
+                continue
+            }
+            return !isStopping
+        }
+    }
+
+    /// Whether the filesystem under `folder` has too little left for PostgreSQL to start (less
+    /// than a WAL segment and a little).
+    static func isFull(_ folder: URL) -> Bool {
+        guard let space = DiskSpace.of(folder) else { return false }
+        return space.available < 64 << 20
     }
 
     /// Waits `duration`; false when ``stop()`` was called meanwhile.

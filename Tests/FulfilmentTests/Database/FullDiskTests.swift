@@ -109,7 +109,8 @@ struct FullDiskTests {
                 statuses[label, default: 0] += 1
                 #expect(
                     reply.status == .ok || reply.status == .created
-                        || (reply.status == .serviceUnavailable && ["storage_full", "database_unavailable"].contains(reply.errorCode ?? "")),
+                        || (reply.status == .serviceUnavailable
+                            && ["storage_full", "database_unavailable", "commit_failed"].contains(reply.errorCode ?? "")),
                     "\(label): \(reply.text)")
                 if reply.errorCode == "storage_full" { #expect(reply.headers[.retryAfter] == "30") }
             }
