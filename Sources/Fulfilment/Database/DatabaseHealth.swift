@@ -216,7 +216,7 @@ extension Error {
     /// What a failover looks like from here (issue 29): the server went away (or was found gone),
     /// a connection failed (SQLSTATE class 08), or a standby refused a write (`25006`).
     var isFailoverClass: Bool {
-        if self is DatabaseUnavailable || isDatabaseUnavailable { return true }
+        if self is DatabaseUnavailable || self is CommitUnconfirmed || isDatabaseUnavailable { return true }
         if let error = self as? ServerError { return error.underlyingError.isFailoverClass }
         guard let state = sqlState else { return false }
         return state == "25006" || state.hasPrefix("08")

@@ -48,7 +48,7 @@ enum SQLRun {
     /// `2xx` and then rolled back. So the statement is followed, on the same connection, by
     /// `SELECT 1`, which PostgresNIO sends only once the statement's ReadyForQuery has arrived:
     /// it answers only if that ReadyForQuery came without an error, and fails with the closed
-    /// connection otherwise (`CommitUnconfirmed`). One more round trip per lone statement, counted
+    /// connection otherwise (`CommitUnconfirmed`, `503 database_unavailable`). One more round trip per lone statement, counted
     /// with the request's statements; a transaction's own `COMMIT` reports its failure itself.
     static func rows(_ query: PostgresQuery, on client: PostgresClient, logger: Logger) async throws -> SQLRows {
         try await client.leasing { connection in
@@ -68,14 +68,18 @@ enum SQLRun {
     }
 }
 
-/// A lone statement completed but its commit did not (see `SQLRun.rows(_:on:logger:)`): nothing
-/// of it was kept, so the request is answered `503 commit_failed`, never a success.
+/// A lone statement completed but its commit was not confirmed (see `SQLRun.rows(_:on:logger:)`):
+/// its commit failed (then nothing of it was kept) or the server went away at that moment (then
+/// nobody can say). Never a success: `503 database_unavailable`, as for any request the database
+/// dropped, so a client retries what it may retry (an Idempotency-Key, a read) and looks first
+/// otherwise; the same answer whichever of the two it was, since the service cannot tell them apart.
 struct CommitUnconfirmed: Error, APIErrorConvertible, CustomStringConvertible {
-    var description: String { "the statement completed but its commit failed: the connection closed before ReadyForQuery" }
+    var description: String { "the statement completed but its commit was not confirmed: the connection closed before ReadyForQuery" }
     var apiError: APIError {
         APIError(
-            .serviceUnavailable, "commit_failed", "The store's database could not save the change, so nothing was saved; try again shortly.",
-            headers: [.retryAfter: "5"])
+            .serviceUnavailable, "database_unavailable",
+            "The store's database did not confirm the change was saved; try again shortly (a change that names an Idempotency-Key is made once).",
+            headers: [.retryAfter: "2"])
     }
 }
 

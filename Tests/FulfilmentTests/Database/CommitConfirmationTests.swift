@@ -28,7 +28,7 @@ struct CommitConfirmationTests {
         try await sql("DROP TRIGGER refuse_commit ON \(table)", on: app.database)
     }
 
-    @Test("scanning a QR whose commit fails is 503 commit_failed, the order stays packaged, and scanning again is not a second success")
+    @Test("scanning a QR whose commit fails is 503 database_unavailable, the order stays packaged, and scanning again is not a second success")
     func collection() async throws {
         try await withApp { app in
             let store = try await app.createStore()
@@ -41,7 +41,7 @@ struct CommitConfirmationTests {
             for _ in 0..<2 {
                 let scan = try await app.scan(try #require(order["pickupToken"].string), by: staff)
                 #expect(scan.status == .serviceUnavailable, "\(scan.status) \(scan.text)")
-                #expect(scan.errorCode == "commit_failed")
+                #expect(scan.errorCode == "database_unavailable")
                 #expect(scan.headers[.retryAfter] != nil)
             }
             #expect(try await sql("SELECT status FROM orders WHERE id = $1", [id], on: app.database)[0][0] == "packaged")
@@ -59,14 +59,14 @@ struct CommitConfirmationTests {
             let customer = try await app.registerCustomer()
             try await Self.failCommits(on: "sessions", app)
             let logout = try await app.request(.post, "/v1/auth/logout", token: customer.token)
-            #expect(logout.status == .serviceUnavailable && logout.errorCode == "commit_failed", "\(logout.status) \(logout.text)")
+            #expect(logout.status == .serviceUnavailable && logout.errorCode == "database_unavailable", "\(logout.status) \(logout.text)")
             try await Self.allowCommits(on: "sessions", app)
             #expect(try await app.request(.get, "/v1/me", token: customer.token).status == .ok)
 
             try await app.fillCart(customer, store: store, [])
             try await Self.failCommits(on: "cart_items", app)
             let line = try await app.request(.put, "/v1/cart/items/\(product)", json: ["quantity": 2], token: customer.token)
-            #expect(line.status == .serviceUnavailable && line.errorCode == "commit_failed", "\(line.status) \(line.text)")
+            #expect(line.status == .serviceUnavailable && line.errorCode == "database_unavailable", "\(line.status) \(line.text)")
             try await Self.allowCommits(on: "cart_items", app)
             #expect(try await sql("SELECT count(*) FROM cart_items", on: app.database)[0][0] == "0")
         }

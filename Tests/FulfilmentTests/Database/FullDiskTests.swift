@@ -110,7 +110,7 @@ struct FullDiskTests {
                 #expect(
                     reply.status == .ok || reply.status == .created
                         || (reply.status == .serviceUnavailable
-                            && ["storage_full", "database_unavailable", "commit_failed"].contains(reply.errorCode ?? "")),
+                            && ["storage_full", "database_unavailable"].contains(reply.errorCode ?? "")),
                     "\(label): \(reply.text)")
                 if reply.errorCode == "storage_full" { #expect(reply.headers[.retryAfter] == "30") }
             }
