@@ -18,6 +18,7 @@ run: deps build
 test: deps deps-test lint
 	scripts/test
 	scripts/contract-fuzz
+	scripts/form-fuzz
 
 # One format (`.swift-format`): `make format` rewrites, `make test` refuses what it would change.
 lint:
