@@ -171,7 +171,7 @@ struct AccountTests {
             #expect(created.json["role"].string == "staff")
             #expect(created.json["storeId"].string == store)
             let login = try await app.request(.post, "/v1/auth/login", json: ["email": "picker@example.com", "password": "picker pass"])
-            let me = try await app.request(.get, "/v1/me", token: try #require(login.json["token"].string))
+            let me = try await app.request(.get, "/v1/me", token: login.json["token"].string)
             #expect(me.json["storeId"].string == store)
             #expect(me.json["role"].string == "staff")
         }

@@ -100,7 +100,7 @@ struct ShopBrowserTests {
 
                 // The QR, decoded off the screen, is the token the page gives as text, and the desk accepts it.
                 let token = try await browser.text("#receipt-token")
-                try await browser.script("document.getElementById('receipt-qr').scrollIntoView()")
+                _ = try await browser.script("document.getElementById('receipt-qr').scrollIntoView()")
                 let shot = try await browser.snapshot("shop-receipt-\(width)")
                 let (status, output) = try await run(zbarimg, ["--raw", "-q", shot.path])
                 #expect(status == 0, "zbarimg found no code: \(output)")

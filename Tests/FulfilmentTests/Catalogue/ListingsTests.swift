@@ -145,7 +145,7 @@ struct ListingsTests {
     @Test("the demo has two branches to compare: categories at each, and best prices that differ by store")
     func demo() async throws {
         try await withApp { app in
-            try await app.loadDemo()
+            _ = try await app.loadDemo()
             let stores = try await app.request(.get, "/v1/stores").json["items"].array
             let kingston = try #require(stores.first { $0["code"].string == DemoCatalogue.storeCode })
             let montegoBay = try #require(stores.first { $0["code"].string == DemoCatalogue.secondStoreCode })

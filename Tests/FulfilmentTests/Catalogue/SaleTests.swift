@@ -123,7 +123,7 @@ struct SaleTests {
     @Test("the demo store runs a week's sale on two lines: best price shows the sale with the regular price at Kingston, none at Montego Bay")
     func demoSales() async throws {
         try await withApp { app in
-            try await app.loadDemo()
+            _ = try await app.loadDemo()
             let stores = try await app.request(.get, "/v1/stores").json["items"].array
             let kingston = try #require(stores.first { $0["code"].string == DemoCatalogue.storeCode }?["id"].string)
             let manager = try await app.signIn(role: .manager, store: kingston)

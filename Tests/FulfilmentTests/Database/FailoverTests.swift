@@ -87,7 +87,7 @@ struct FailoverTests {
                 Task { () throws -> [Placed] in
                     var placed: [Placed] = []
                     while !stop.isSet {
-                        try await Self.untilAnswered {
+                        _ = try await Self.untilAnswered {
                             try await SeparateConnections.send(
                                 .init(method: "PUT", path: "/v1/cart/items/\(product)", json: ["quantity": 1], token: customer.token), port: port)
                         }

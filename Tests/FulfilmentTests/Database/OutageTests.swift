@@ -71,7 +71,7 @@ struct OutageTests {
             #expect(back == .ok)
             try await Task.sleep(for: .milliseconds(500))
             await statuses.stop()
-            try await load.value
+            _ = try await load.value
 
             let seen = await statuses.counts
             #expect(seen[500] == nil, "a 500 during the outage: \(seen)")

@@ -62,13 +62,9 @@ struct ServiceTests {
             var quantity: Int
         }
         func mapped(_ json: String) -> APIError {
-            do {
-                _ = try JSONDecoder().decode(Body.self, from: Data(json.utf8))
-                return .internal
-            } catch {
-                guard let decoding = error as? DecodingError else { return .internal }
-                return ErrorMiddleware<AppRequestContext>.apiError(for: decoding)
-            }
+            let decoded = Result { try JSONDecoder().decode(Body.self, from: Data(json.utf8)) }
+            guard case .failure(let error) = decoded, let decoding = error as? DecodingError else { return .internal }
+            return ErrorMiddleware<AppRequestContext>.apiError(for: decoding)
         }
         #expect(mapped("{not json").code == "malformed_json")
         #expect(mapped("{not json").status == .badRequest)

@@ -32,7 +32,7 @@ struct ProcessFaultTests {
                 database: database, keysDir: keys, environment: ["FULFILMENT_KEYS_POLL_SECONDS": "3600"])
             defer {
                 service.signal(SIGKILL)
-                _ = try? service.exitStatus()
+                _ = service.exitStatus()
             }
             let app = service.app(database: database)
             let store = try await app.createStore()
@@ -99,7 +99,7 @@ struct ProcessFaultTests {
             let again = try await ServiceProcess.start(database: database, keysDir: keys, port: service.port)
             defer {
                 again.signal(SIGKILL)
-                _ = try? again.exitStatus()
+                _ = again.exitStatus()
             }
             let staff = try await app.signIn(role: .staff, store: store)
             let anyOrder = try #require(confirmed.first)
@@ -116,12 +116,12 @@ struct ProcessFaultTests {
             let first = try await ServiceProcess.start(database: database, keysDir: keys)
             defer {
                 first.signal(SIGKILL)
-                _ = try? first.exitStatus()
+                _ = first.exitStatus()
             }
             let second = try await ServiceProcess.start(database: database, keysDir: keys)
             defer {
                 second.signal(SIGKILL)
-                _ = try? second.exitStatus()
+                _ = second.exitStatus()
             }
             let instances = [first.app(database: database), second.app(database: database)]
             let app = instances[0]
@@ -207,6 +207,6 @@ final class HeldTransaction: @unchecked Sendable {
     }
 
     func commit() async throws {
-        try await Migrator.offloaded { try self.connection.execute("COMMIT") }
+        _ = try await Migrator.offloaded { try self.connection.execute("COMMIT") }
     }
 }
