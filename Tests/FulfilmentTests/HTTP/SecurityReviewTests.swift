@@ -243,18 +243,7 @@ final class RawConnection: @unchecked Sendable {
     private(set) var received = ""
 
     init(port: Int) throws {
-        socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard connected else {
-            Foundation.close(socket)
-            throw TestSetupError("cannot connect to port \(port)")
-        }
+        socket = try loopbackSocket(port: port)
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
     }
 
