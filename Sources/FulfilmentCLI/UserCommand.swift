@@ -119,11 +119,8 @@ struct DroppingEarlyLeaseWarning: LogHandler {
         set { base[metadataKey: key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        if message.description.contains("PostgresClient.run()` hasn't been called yet") { return }
-        base.log(level: level, message: message, metadata: metadata, source: source, file: file, function: function, line: line)
+    func log(event: LogEvent) {
+        if event.message.description.contains("PostgresClient.run()` hasn't been called yet") { return }
+        base.log(event: event)
     }
 }
