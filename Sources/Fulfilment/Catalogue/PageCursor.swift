@@ -88,7 +88,7 @@ enum PageCursor {
 
     /// The moments a cursor may name, in microseconds since 1970: up to the end of the year 9999.
     /// A forged one beyond (Int64.max) overflowed PostgreSQL's interval arithmetic: a 500 (issue 41).
-    static let moments: ClosedRange<Int64> = 0...253_402_300_799_999_999
+    static let moments: ClosedRange<Int64> = 0...(Int64(LocalDate.lastSecond) * 1_000_000 + 999_999)
 
     static func encode(_ value: some Encodable) -> String {
         let data = (try? JSONEncoder().encode(value)) ?? Data()

@@ -36,11 +36,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return convertible.apiError
             }
             if serverError.underlyingError is NIOTooManyBytesError { return tooLarge }
-            if serverError.underlyingError.isFailoverClass { return DatabaseUnavailable().apiError }
-            if serverError.underlyingError.isTransientConflict { return DatabaseBusy().apiError }
-            if serverError.underlyingError.isStorageFull { return StorageFull().apiError }
-            if serverError.underlyingError.isDatabaseStrained { return DatabaseBusy().apiError }
-            if let valueError = serverError.underlyingError.clientValueError { return valueError }
+            if let answer = databaseAnswer(serverError.underlyingError) { return answer }
             if let header = serverError.missingHeader {
                 let code = "missing_" + header.lowercased().replacingOccurrences(of: "-", with: "_")
                 return APIError(.badRequest, code, "Send the \(header) header with this request.", details: ["header": .string(header)])
@@ -55,24 +51,25 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return .internal
         case is NIOTooManyBytesError:
             return tooLarge
-        case let failed where failed.isFailoverClass:
-            return DatabaseUnavailable().apiError
-        case let failed where failed.isTransientConflict:
-            return DatabaseBusy().apiError
-        case let failed where failed.isStorageFull:
-            return StorageFull().apiError
-        case let failed where failed.isDatabaseStrained:
-            return DatabaseBusy().apiError
-        case let failed where failed.clientValueError != nil:
-            return failed.clientValueError!
         case let httpError as HTTPError:
             if (400..<500).contains(httpError.status.code) {
                 return APIError(httpError.status, code(for: httpError.status), httpError.body ?? httpError.status.reasonPhrase)
             }
             return .internal
         default:
-            return .internal
+            return databaseAnswer(error) ?? .internal
         }
+    }
+
+    /// What the database's own trouble, or its refusal of a client's value, is to the client,
+    /// whether the runtime wrapped the error or not; nil for anything else. One list, so a new
+    /// state is mapped once for both paths.
+    static func databaseAnswer(_ error: any Error) -> APIError? {
+        if error.isFailoverClass { return DatabaseUnavailable().apiError }
+        if error.isTransientConflict { return DatabaseBusy().apiError }
+        if error.isStorageFull { return StorageFull().apiError }
+        if error.isDatabaseStrained { return DatabaseBusy().apiError }
+        return error.clientValueError
     }
 
     /// A body a reader stopped at its limit (`BodyLimit` refuses first; this is the backstop for

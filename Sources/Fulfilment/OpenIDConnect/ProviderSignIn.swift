@@ -66,7 +66,7 @@ struct ProviderSignIn: Sendable {
         guard identity.emailVerified, let email = identity.email else { throw ProviderSignInError.emailNotVerified }
         if let (user, hash) = try await UserQueries.credentials(email: email, on: database.client, logger: logger) {
             try checkMayUse(provider, isWorkforce: isWorkforce, user: user)
-            guard hash.hasPrefix("$2") else { throw ProviderSignInError.accountExists }
+            guard PasswordHasher.isHash(hash) else { throw ProviderSignInError.accountExists }
             guard let password else { throw ProviderSignInError.passwordRequired(email: user.email, user: user.id) }
             let (_, matches) = try await accounts.checkPassword(
                 password, emailKey: user.email.lowercased(), address: ClientAddress.current, lane: .signIn, logger: logger

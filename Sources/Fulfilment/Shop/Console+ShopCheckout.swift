@@ -37,7 +37,7 @@ extension Console {
     }
 
     /// A pickup slot's start as the form carries it: seconds since 1970, up to the end of 9999.
-    static let slotSeconds = 0...253_402_300_799
+    static let slotSeconds = 0...LocalDate.lastSecond
 
     private func checkoutPage(_ visit: Visit, place: ShopPlace, notice: Notice? = nil, status: HTTPResponse.Status = .ok) async throws
         -> Response

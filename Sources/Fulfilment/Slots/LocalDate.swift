@@ -9,6 +9,10 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public init(day: Int) { self.day = day }
 
+    /// The last second of the year 9999 (seconds since 1970, UTC), the latest a date here or a
+    /// four-digit RFC 3339 year can name: what a client's time is bounded to (issue 41).
+    static let lastSecond = 253_402_300_799
+
     /// Nil unless `year-month-day` is a real date between years 1 and 9999.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), (1...Self.length(ofMonth: month, year: year)).contains(day) else {
