@@ -1,6 +1,9 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// The project's own targets build with no warning: a warning is an error here, in CI and on a laptop.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
 let package = Package(
     name: "fulfilment",
     platforms: [.macOS(.v14)],
@@ -52,14 +55,18 @@ let package = Package(
             ]
         ),
         .target(name: "PickList"),
+        // The service, split along the request path so the compiler holds the seams: the domain
+        // (services, queries, SQL access, events, and the HTTP plumbing both doors share), the API's
+        // handlers (the contract), the pages (console and shop), and the application that mounts
+        // both doors on one router. A page cannot reach the API's handler type: it does not import it.
         .target(
-            name: "Fulfilment",
+            name: "FulfilmentDomain",
             dependencies: [
                 "QRReceipt", "PickList", "CLibPQ",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                // The middlewares in front of the handlers, and the streamed bodies both doors send.
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // RSA signatures (RS256 ID tokens of identity providers, issue 33).
@@ -74,13 +81,46 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Ink", package: "Ink"),
             ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FulfilmentHandlers",
+            dependencies: [
+                "FulfilmentDomain", "QRReceipt", "PickList",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.copy("openapi.yaml")],
+            swiftSettings: strict,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        .target(
+            name: "FulfilmentPages",
+            dependencies: [
+                "FulfilmentDomain", "QRReceipt", "PickList",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Fulfilment",
+            dependencies: [
+                "FulfilmentDomain", "FulfilmentHandlers", "FulfilmentPages", "QRReceipt",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "FulfilmentCLI",
             dependencies: [
-                "Fulfilment", "QRReceipt",
+                "Fulfilment", "FulfilmentDomain", "QRReceipt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,7 +129,8 @@ let package = Package(
         .executableTarget(
             name: "StackFloorBench",
             dependencies: [
-                "Fulfilment", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                "Fulfilment", "FulfilmentDomain", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
 
@@ -113,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "FulfilmentTests",
             dependencies: [
-                "Fulfilment", "QRReceipt", "TestSupport", "FulfilmentClient",
+                "Fulfilment", "FulfilmentDomain", "FulfilmentHandlers", "FulfilmentPages", "QRReceipt", "TestSupport", "FulfilmentClient",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 // Tokens the tests forge, signed as an identity provider would (issue 33).

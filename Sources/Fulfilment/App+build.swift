@@ -1,8 +1,9 @@
 import Foundation
+import FulfilmentDomain
+import FulfilmentHandlers
+import FulfilmentPages
 import Hummingbird
 import Logging
-import OpenAPIHummingbird
-import OpenAPIRuntime
 import PostgresNIO
 import QRReceipt
 
@@ -101,26 +102,17 @@ func buildRouter(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.yaml)))
     }
-    let api = API(
-        database: database, migrations: migrations, keys: keys, accounts: accounts, events: events, dataKeys: dataKeys, clock: clock,
-        webhookAllowPrivate: webhookAllowPrivate, providerSettings: providerSettings,
-        providerDirectory: ProviderDirectory(keysMinimumAge: providerSettings.keysMinimumAge))
+    // The domain services, built once and shared by both front doors.
+    let services = Services(
+        database: database, migrations: migrations, accounts: accounts, events: events, keys: keys, dataKeys: dataKeys, clock: clock,
+        webhookAllowPrivate: webhookAllowPrivate, providerSettings: providerSettings)
     let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
-    // Compact JSON with sorted keys (the same bytes for the same answer): the generator's default
-    // also pretty-prints, whitespace the encoder writes and the wire carries (issue 15).
-    try api.registerHandlers(
-        on: router, configuration: .init(dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
-        middlewares: [access, WebhookSignatureMiddleware(secret: webhookSecret), ExportMiddleware(database: database)])
-    Console(api: api, secureCookies: secureCookies).register(on: router)
+    // The API: every operation of the contract, behind the access table.
+    try API(services: services).register(
+        on: router, middlewares: [access, WebhookSignatureMiddleware(secret: webhookSecret), ExportMiddleware(database: database)])
+    // The pages: each controller's routes, mounted beside the API.
+    router.addRoutes(AccountController(services: services, secureCookies: secureCookies).endpoints)
+    router.addRoutes(ConsoleController(services: services, secureCookies: secureCookies).endpoints)
+    router.addRoutes(ShopController(services: services, secureCookies: secureCookies).endpoints)
     return router
-}
-
-/// The contract this service implements, served as written.
-enum OpenAPIDocument {
-    static let yaml: Data = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
-            let data = try? Data(contentsOf: url)
-        else { return Data("openapi: 3.1.0\n".utf8) }
-        return data
-    }()
 }

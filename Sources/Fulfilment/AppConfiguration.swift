@@ -1,4 +1,5 @@
 import Foundation
+import FulfilmentDomain
 import Logging
 import QRReceipt
 

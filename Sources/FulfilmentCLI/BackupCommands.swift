@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Fulfilment
+import FulfilmentDomain
 import Logging
 
 /// `fulfilment backup --to FILE`: a consistent pg_dump archive of the embedded or external

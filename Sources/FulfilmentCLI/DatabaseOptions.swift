@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Fulfilment
+import FulfilmentDomain
 import Logging
 
 /// Which database to use: `--database-url`/`DATABASE_URL` (any libpq form) or the `PG*`

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Fulfilment
+import FulfilmentDomain
 import Logging
 
 /// The identity providers customers and staff may sign in with (issue 33): Sign in with Apple,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Fulfilment
+import FulfilmentDomain
 import Logging
 
 struct Migrate: AsyncParsableCommand {

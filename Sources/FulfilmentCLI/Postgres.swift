@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Fulfilment
+import FulfilmentDomain
 import Logging
 
 /// Manage the embedded cluster by hand; `make test` uses this for its throwaway database.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Fulfilment
+import FulfilmentDomain
 import Logging
 
 /// `fulfilment store create|update|list` and `fulfilment store aisle add|update|remove|list`:

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Fulfilment
+import FulfilmentDomain
 import Logging
 
 /// Creates accounts from the command line, chiefly the chain's admins and a store's first manager.
@@ -78,7 +79,7 @@ struct UserCommand: AsyncParsableCommand {
 /// `run()` had not been called on every first start (issue 24). The signal comes just before
 /// `run()`, whose first step (before it can suspend) marks the client running.
 func withDatabaseClient<T: Sendable>(
-    connection: ConnectionInfo, logger: Logger, _ body: @Sendable (Fulfilment.Database) async throws -> T
+    connection: ConnectionInfo, logger: Logger, _ body: @Sendable (FulfilmentDomain.Database) async throws -> T
 ) async throws -> T {
     // The body waits until run()'s task has begun, but a lease can still land in the few
     // instructions before run() marks the client running (seen under load in a full test run).
@@ -86,7 +87,7 @@ func withDatabaseClient<T: Sendable>(
     // warning is dropped from this short-lived client's own log, and nothing else is.
     var background = logger
     background.handler = DroppingEarlyLeaseWarning(base: logger.handler)
-    let database = try Fulfilment.Database(connection: connection, logger: background)
+    let database = try FulfilmentDomain.Database(connection: connection, logger: background)
     let (started, signalStarted) = AsyncStream<Never>.makeStream()
     return try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {

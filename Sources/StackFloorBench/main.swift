@@ -1,5 +1,6 @@
 import Foundation
 import Fulfilment
+import FulfilmentDomain
 import Hummingbird
 import Logging
 import PostgresNIO

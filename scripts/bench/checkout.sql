@@ -1,5 +1,5 @@
 -- pgbench script for scripts/checkout-bench: the SQL of one checkout, as
--- Sources/Fulfilment/Orders/CheckoutQueries.swift runs it (run with -M extended, so every
+-- Sources/FulfilmentDomain/Orders/CheckoutQueries.swift runs it (run with -M extended, so every
 -- :variable is a bound parameter, as PostgresNIO sends them). Ids come from the bench schema the
 -- setup creates: bench.customer(n), bench.session_hash(n) (the SHA-256 of customer n's session
 -- token, from its sign-in through the API), bench.product(n), bench.store(); pgbench client k

@@ -1,5 +1,5 @@
 -- pgbench script for scripts/checkout-bench: the SQL of one collection scan, as
--- Sources/Fulfilment/Orders/Collections.swift runs it (run with -M extended). Each run takes the
+-- Sources/FulfilmentDomain/Collection/Collections.swift runs it (run with -M extended). Each run takes the
 -- next order from bench.queue (packaged, paid orders nobody has collected, with their tokens),
 -- the way each scan at the desk is a different customer's token; that lookup stands in for
 -- nothing the service does. The Ed25519 verification (Swift) is not part of it. pgbench client k

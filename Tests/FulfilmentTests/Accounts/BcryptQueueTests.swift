@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Holds work until opened, so a test decides when a "hash" finishes.
 private actor Gate {

@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Staff and a manager of store B call every store-scoped operation of the contract on store
 /// A's objects (issue 25): each must be refused (403) or find nothing (404), and nothing in the

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// One database connection held across statements, to keep a transaction open mid-test.
 private final class HeldConnection: @unchecked Sendable {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The collection desk in a real Chromium: a keyboard-wedge scanner is a keyboard that types
 /// the code and presses Enter, so the test does exactly that.

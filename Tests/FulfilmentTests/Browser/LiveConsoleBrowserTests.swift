@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The console follows the store's events (issue 14): the board and the desk change when an
 /// order does, without anyone reloading the page.

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 24: managers count stock on the shop floor with a phone, so every console page fits a
 /// 360 px screen without scrolling sideways. Each page of `Console.register` is loaded, signed

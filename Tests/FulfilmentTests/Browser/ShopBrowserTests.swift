@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 28: a customer with no app shops in the web shop, on a phone (360 px) and on a desktop
 /// (1280 px), the way they would: sign up, choose the store, search with a typo, add three

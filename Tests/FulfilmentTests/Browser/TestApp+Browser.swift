@@ -4,6 +4,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Someone who signs in through the console's form.
 struct ConsoleUser: Sendable {
@@ -21,7 +24,7 @@ extension TestApp {
         let user = ConsoleUser(
             email: "\(role.rawValue)-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "console password",
             name: name ?? "Test \(role.rawValue)")
-        let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
+        let database = try FulfilmentDomain.Database(connection: self.database, logger: Logger(label: "test"))
         let accounts = Accounts(database: database, hasher: PasswordHasher(cost: 4))
         try await withRunning(database) {
             _ = try await accounts.createStoreAccount(

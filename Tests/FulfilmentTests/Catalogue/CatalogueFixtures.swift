@@ -5,6 +5,9 @@ import NIOCore
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A store with a few aisles and products, written straight into the test database.
 struct CatalogueStore: Sendable {

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Catalogue: bulk import from CSV, all or nothing")
 struct CatalogueImportTests {
@@ -172,7 +175,7 @@ struct CatalogueImportTests {
 
 extension TestApp {
     func importCSV(_ csv: String, store: String) async throws -> CatalogueImport.Summary {
-        let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
+        let database = try FulfilmentDomain.Database(connection: self.database, logger: Logger(label: "test"))
         return try await withRunning(database) {
             try await CatalogueImport(database: database).run(csv: csv, store: store, logger: Logger(label: "test"))
         }

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Catalogue: stores, aisles, barcodes and the locate page")
 struct CatalogueLookupTests {
@@ -104,7 +107,7 @@ struct CatalogueLookupTests {
 extension TestApp {
     /// Loads the demo store into this app's database.
     func loadDemo() async throws -> DemoSeed.Summary {
-        let database = try Fulfilment.Database(connection: self.database, logger: .init(label: "test"))
+        let database = try FulfilmentDomain.Database(connection: self.database, logger: .init(label: "test"))
         return try await withRunning(database) { try await DemoSeed.load(into: database, logger: .init(label: "test")) }
     }
 }

@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Catalogue: the chain's admin keeps the catalogue; a manager keeps stock levels and the aisle map")
 struct CatalogueManagerTests {

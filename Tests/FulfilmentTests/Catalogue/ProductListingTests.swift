@@ -3,6 +3,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Product listings: filters, sorts, and cursors that hold while prices change and products arrive")
 struct ProductListingTests {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// ISO-8601 as the contract writes timestamps, `seconds` from now.
 func isoFromNow(_ seconds: TimeInterval) -> JSONValue {

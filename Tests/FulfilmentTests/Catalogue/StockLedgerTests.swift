@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A manager's stock edits never undo what happened in between (issue 10, item 10).
 @Suite("Stock: adjustments by delta with a reason, conditional counts, the ledger")

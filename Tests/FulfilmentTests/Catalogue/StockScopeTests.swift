@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The second lock behind `AccessMiddleware`'s check of the path: the stock and minimum-age
 /// services take the caller's `StoreScope` and bind it into their SQL, so even called directly,

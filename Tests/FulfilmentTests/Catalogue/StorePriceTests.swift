@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Prices per store: a store's own price is what it shows and charges; other stores keep the catalogue's")
 struct StorePriceTests {

@@ -3,6 +3,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 13: `fulfilment store ...`, the chain admin's command line, run as the built binary.
 @Suite("fulfilment store: stores and aisles from the command line")

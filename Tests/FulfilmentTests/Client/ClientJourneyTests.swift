@@ -7,6 +7,9 @@ import OpenAPIRuntime
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("A customer's whole journey through the Swift client, against the real service")
 struct ClientJourneyTests {

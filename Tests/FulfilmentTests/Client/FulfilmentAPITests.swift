@@ -4,6 +4,9 @@ import OpenAPIRuntime
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("The Swift client (FulfilmentClient) against the real service: sign in, the bearer token, the error type")
 struct FulfilmentAPITests {

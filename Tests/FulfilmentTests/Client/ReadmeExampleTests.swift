@@ -3,6 +3,9 @@ import FulfilmentClient
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 // README example: begin
 /// Signs in, fills the cart, takes a free pickup slot, checks out; returns the order and its receipt.

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("The demo's community: news to read and recipes to cook on the first make run")
 struct DemoContentTests {
@@ -15,7 +18,7 @@ struct DemoContentTests {
             let customer = try await app.registerCustomer()
             let emails = try await sql(
                 "SELECT email FROM users WHERE id = ANY($1::uuid[]) ORDER BY role", ["{\(customer.userID),\(manager.userID)}"], on: app.database)
-            let database = try Fulfilment.Database(connection: app.database, logger: Logger(label: "test"))
+            let database = try FulfilmentDomain.Database(connection: app.database, logger: Logger(label: "test"))
             try await withRunning(database) {
                 try await DemoContent.prepare(
                     into: database, store: StoreID(demo.storeID), managerEmail: emails[1][0]!, customerEmail: emails[0][0]!,

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Store news and recipes: written in Markdown, answered as sanitised HTML, searched in full text, changed only by their authors")
 struct NewsAndRecipeTests {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Recipe to cart: one tap puts a recipe's products in the cart at the cart's store, scaled, merged, and says what it could not")
 struct RecipeToCartTests {

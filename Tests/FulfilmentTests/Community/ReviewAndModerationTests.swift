@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Reviews and moderation: verified purchases rate products; reports reach the store's moderators, who hide, restore and block")
 struct ReviewAndModerationTests {

@@ -4,6 +4,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Pickup keys: published for offline scanners, configured for the service, managed by the CLI")
 struct PickupKeysTests {

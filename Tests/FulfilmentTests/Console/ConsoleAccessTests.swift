@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The console's sessions and protections, over plain HTTP: cookies, anti-forgery, the access
 /// policy on pages, security headers, cached assets.

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The console's HTML is escaped per Unicode scalar (`HTMLEscaping`, shared with the pick
 /// sheet): a `"` followed by a combining mark is one `Character` to Swift, but an HTML parser

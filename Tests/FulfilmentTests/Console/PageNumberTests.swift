@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A number a client puts in a form or a query string is bounded by its meaning before anything
 /// computes with it (issue 41). Both crashes the security review found were one form post each:

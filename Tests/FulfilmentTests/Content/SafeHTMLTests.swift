@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("A writer's Markdown becomes safe HTML: the allow-list against the classic XSS vectors")
 struct SafeHTMLTests {

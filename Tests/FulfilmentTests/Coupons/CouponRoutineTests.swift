@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The SQL of coupons against the Swift it must agree with: percentage_of is Money.percentage
 /// on the same amounts, and coupon_discounts splits a coupon exactly over the lines.

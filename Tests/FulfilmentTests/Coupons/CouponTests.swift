@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Coupons: made by a store's manager or the chain's admin, ended, and applied to a cart that shows its discount")
 struct CouponTests {

@@ -3,6 +3,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A backup holds every password hash and the whole shop: only its owner may read it (issue 24).
 @Suite("Backups: the file is its owner's alone")

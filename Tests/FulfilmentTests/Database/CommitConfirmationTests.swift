@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Success means committed (issue 42): a lone statement whose commit fails (a deferred
 /// constraint trigger raising at COMMIT, as a full disk does) is answered `503`, and what it

@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Success means committed (issue 42): when PostgreSQL refuses a write's commit (a full disk, a
 /// deferred constraint), the client is never told it succeeded, and nothing of it is stored.

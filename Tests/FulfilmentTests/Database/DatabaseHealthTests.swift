@@ -1,6 +1,9 @@
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The per-request watchdog behind `503 database_unavailable`: woken when the probe finds the
 /// database gone, and nothing left behind by the requests that finish first (the common case).

@@ -5,6 +5,9 @@ import Synchronization
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The answers a database gives under strain (issue 42): a statement PostgreSQL cancels is a
 /// `503` with `Retry-After`, never a 500; a request that cannot get a connection waits a bounded

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A shop on the zero-config default keeps its orders in the embedded cluster: it must be as
 /// safe as any PostgreSQL, and its backups must hold every order committed before they began

@@ -4,6 +4,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 24, items 6 and 11: the embedded cluster lets in only this service (a password, a private
 /// folder and socket), a cluster made by an older version is upgraded in place, and a first

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 30: `fulfilment serve` on its embedded cluster starts that cluster again when it dies
 /// under it, and gives up, saying why, on one that cannot start. Real processes throughout: the

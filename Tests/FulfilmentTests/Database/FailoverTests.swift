@@ -4,6 +4,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A pg_auto_failover cluster for one test: a monitor and two nodes on free ports in a folder of
 /// its own, run by `scripts/ha-cluster` with Debian's packages (real processes, no mocks).

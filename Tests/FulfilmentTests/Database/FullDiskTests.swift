@@ -4,6 +4,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 30: the embedded cluster's disk fills. A real `fulfilment serve` runs its embedded
 /// cluster on a size-limited tmpfs; a file fills that filesystem; checkouts must get a clear

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// PostgreSQL going away and coming back under the service (issue 12).
 @Suite("Outage: the database restarts under load")

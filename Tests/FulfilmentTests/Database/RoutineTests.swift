@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// `sql/routines/` holds the one live definition of every function, view and trigger: a reader who
 /// opens `sql/routines/place_order.sql` reads the body that runs.

@@ -5,6 +5,9 @@ import Synchronization
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// No statement waits for ever: PostgresNIO 1.33 never answers a query written to a connection
 /// that has just closed, and its wait ignores cancellation. A request caught that way during a

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A database built fresh and one upgraded from the schema as it stood when the routines landed
 /// (migrations 001 to 026, applied the old way: numbered files only) must come out the same. If

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The embedded cluster's `postgres.log` is kept within a bound (issue 42): past its size it is
 /// copied aside and emptied in place, the server going on writing into it, and only a few copies

@@ -4,6 +4,9 @@ import PostgresNIO
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// PostgreSQL aborts one of two transactions that lock each other's rows; the service runs the
 /// loser again instead of answering 500 (issue 10, item 8).

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Waits (at most 10 s) until the running app has numbered every event of `store`.
 func waitUntilNumbered(_ app: TestApp, store: String) async throws {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Live updates (issue 14): the outbox as server-sent events, to the console and to customer
 /// apps, on every instance, resumable without losing or repeating an event.

@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The outbox (issue 14): every change a partner follows writes its event in the same
 /// transaction, numbered per store; a change that rolls back writes none.

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A live stream is its session's (issue 24): it ends when the session does, however it ends,
 /// and one session cannot hold open more than its share of the instances' connections.

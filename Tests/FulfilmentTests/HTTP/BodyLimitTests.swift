@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A client cannot make the service read more than a route takes, and is told so plainly
 /// (issue 24): a body of unknown length (chunked) is capped as surely as a declared one.

@@ -4,6 +4,9 @@ import Hummingbird
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Requests the contract does not take are told so plainly (issue 12).
 @Suite("Request shape: 405 with Allow, 413 before the body is read, odd text is a 422")

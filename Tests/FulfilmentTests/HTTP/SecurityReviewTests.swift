@@ -5,6 +5,9 @@ import OpenAPIRuntime
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The smaller holes the second security review found (issue 41), each tried as the reviewer
 /// tried it: a forged cursor, what an error line carries, a sign-in against an account with no
@@ -94,7 +97,7 @@ struct SecurityReviewTests {
     @Test("an account with no password is checked against the dummy bcrypt hash, like an unknown email, and never signs in")
     func noPasswordSignIn() async throws {
         try await withApp { app in
-            let database = try Fulfilment.Database(connection: app.database, logger: Logger(label: "test"))
+            let database = try FulfilmentDomain.Database(connection: app.database, logger: Logger(label: "test"))
             let accounts = Accounts(database: database, hasher: PasswordHasher(cost: 4))
             #expect(accounts.hashToCheck(stored: Accounts.noPassword) == accounts.dummyHash)
             #expect(accounts.hashToCheck(stored: nil) == accounts.dummyHash)

@@ -4,6 +4,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("The service answers health checks and errors in one envelope")
 struct ServiceTests {

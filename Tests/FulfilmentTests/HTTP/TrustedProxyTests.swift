@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Behind the TLS proxy the README recommends, every client arrives from the proxy's address
 /// (issue 24): sign-in throttling counts the client the proxy names, and only a trusted proxy

@@ -7,6 +7,9 @@ import NIOHTTP1
 import _CryptoExtras
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A real OpenID Connect provider for a test: `scripts/oidc-provider/provider.py` (Authlib's
 /// authorization server, code flow with PKCE, in the venv `scripts/install-oidc-provider` made;

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 33, in Chromium as a customer does it: "Sign in with Test ID" on the sign-in page,
 /// the provider's own sign-in form, and back in the shop signed in; the provider vouching for

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The service with a real OpenID Connect provider configured as an admin would configure it
 /// (`fulfilment idp add`, the binary `make test` built): its web client (confidential, redirect

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 33: the providers linked to one's own account (`GET /v1/me`, `POST /v1/me/identities`,
 /// `DELETE /v1/me/identities/{providerId}`), the chain's workforce provider, and erasure.

@@ -3,6 +3,9 @@ import Testing
 import _CryptoExtras
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 33: an app signs its customer in with an ID token it got from the provider natively
 /// (`POST /v1/auth/oidc/token`), against a real provider. Every forgery is refused with the rule

@@ -4,6 +4,9 @@ import Hummingbird
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// How an operator watches the service (issue 12).
 @Suite("Metrics: Prometheus text at /metrics")

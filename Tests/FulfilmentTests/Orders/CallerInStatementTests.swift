@@ -4,6 +4,9 @@ import QRReceipt
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Checkout and the scan resolve the bearer token in their own first statement (issue 15), not
 /// in the middleware. They must refuse exactly as every other route does, and refuse first:

@@ -4,6 +4,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Cart and checkout")
 struct CheckoutTests {

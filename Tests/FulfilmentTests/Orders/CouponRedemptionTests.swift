@@ -5,6 +5,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 26: checkout redeems the cart's coupon inside its one statement (`place_order`: the
 /// coupon row locked after the cart's, checked again under the lock, counted on it, numbered per

@@ -1,6 +1,9 @@
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Money: one rounding rule for every percentage, half to even on whole minor units")
 struct MoneyPercentageTests {

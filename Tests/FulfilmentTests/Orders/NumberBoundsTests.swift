@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Numbers from clients are bounded and never trap: one request must not stop the service for
 /// every store (issue 10, item 1).

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 13: the end of an order's life. Nobody came for it: once its pickup token has
 /// expired, the system cancels it (`uncollected`), gives its stock back and, when it was paid,

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Payments: desk payments and the provider's webhook")
 struct PaymentTests {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("The price guarantee: checkout charges the price the cart last showed, or refuses with price_changed naming the lines")
 struct PriceGuaranteeTests {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 24, item 11: the customer's receipt page says until when its code is valid in the
 /// store's own time, with the zone's offset, as the desk shows slots — not in UTC.

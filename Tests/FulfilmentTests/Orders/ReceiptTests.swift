@@ -3,6 +3,9 @@ import QRReceipt
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The pickup token is the customer's proof of being there: staff never read it, and a lost
 /// receipt is issued again at the desk as an audited action (issue 10, item 4).

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 13: money owed back. A paid order cancelled for any reason (or packed short) is
 /// `refund_due`; a manager records the refund paid at the desk, or the provider's signed

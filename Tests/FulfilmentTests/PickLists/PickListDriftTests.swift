@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// What a pick may still change once an order has left the shelf-walk (issue 10, items 1 and 6).
 @Suite("Pick lists: picks only touch orders still waiting on the list")

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Pick lists: listing pending orders, picking at the shelf, completing")
 struct PickListServiceTests {

@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("A customer's data is theirs: the export holds all of it, erasure leaves nothing personal anywhere")
 struct PrivacyTests {
@@ -219,7 +222,7 @@ struct RetentionTests {
                 "UPDATE orders SET collected_at = now() - interval '40 days', arrival_vehicle = 'Blue van' WHERE id = $1", [orders[0]],
                 on: app.database)
 
-            let database = try Fulfilment.Database(connection: app.database, logger: .init(label: "test"))
+            let database = try FulfilmentDomain.Database(connection: app.database, logger: .init(label: "test"))
             let retired = try await withRunning(database) {
                 try await OrderRetention(database: database, days: 30).sweep(logger: .init(label: "test"))
             }
@@ -232,7 +235,7 @@ struct RetentionTests {
                 "SELECT count(*) FROM events WHERE order_id = $1 AND data::text LIKE '%' || $2 || '%'", [orders[0], name], on: app.database)
             #expect(leftovers == [["0"]])
             #expect(try await sql("SELECT arrival_vehicle FROM orders WHERE id = $1", [orders[0]], on: app.database) == [[nil]])
-            let later = try Fulfilment.Database(connection: app.database, logger: .init(label: "test"))
+            let later = try FulfilmentDomain.Database(connection: app.database, logger: .init(label: "test"))
             let again = try await withRunning(later) { try await OrderRetention(database: later, days: 30).sweep(logger: .init(label: "test")) }
             #expect(again == 0)
         }

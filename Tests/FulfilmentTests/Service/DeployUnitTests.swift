@@ -3,6 +3,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Issue 30: the systemd units kept in `deploy/` say what the binary and the README say. Every
 /// `--flag` a unit's `ExecStart=` passes is one the real binary's `--help` documents, every

@@ -4,6 +4,9 @@ import QRReceipt
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The service as an operator runs it, broken on purpose: real `fulfilment serve` processes,
 /// killed, signalled and doubled (issue 12).

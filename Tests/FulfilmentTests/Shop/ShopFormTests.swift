@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The web shop without a browser's script (issue 28): every step is a form that posts and
 /// redirects, so a phone with JavaScript off, or a form sent twice, still shops correctly; and

@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A grocer's pickup windows: the manager sets the calendar, customers choose a slot at
 /// checkout, the store never takes more orders in a slot than it can prepare.
@@ -395,7 +398,7 @@ struct PickupSlotTests {
             let store = demo.storeID.uuidString.lowercased()
             let email = "demo-\(UUID().uuidString.prefix(8))@example.com"
             _ = try await app.registerCustomer(email: email)
-            let database = try Fulfilment.Database(connection: app.database, logger: .init(label: "test"))
+            let database = try FulfilmentDomain.Database(connection: app.database, logger: .init(label: "test"))
             let keyring = app.keyring
             let numbers = try await withRunning(database) {
                 try await DemoOrders.place(

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The slot rules as pure functions: a calendar, a date and a `now` in, slots out. No database,
 /// no clock.

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("\"I'm here\": the customer says they have arrived, the board and the desk see it, and the wait is measured")
 struct ArrivalTests {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A store whose shelf runs out of ackee: a customer's order of three tins on an open pick
 /// list, a substitute on the shelf, and the people who pick, sell and buy.

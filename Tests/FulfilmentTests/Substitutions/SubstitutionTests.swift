@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 @Suite("Substitutions: the customer says what they accept, the picker gives it, the customer decides, and stock balances")
 struct SubstitutionTests {

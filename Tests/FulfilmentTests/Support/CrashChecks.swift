@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// After a crash under load (the service's or its database's): no order is half-written (each
 /// has its line, history entry and token), stock on hand is untouched, and reserved stock is

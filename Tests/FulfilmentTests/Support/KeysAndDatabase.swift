@@ -1,6 +1,9 @@
 import Foundation
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A folder of fresh pickup keys and a database of its own, for a test that runs the real
 /// `fulfilment serve` process (`ServiceProcess`); both are removed afterwards.

@@ -3,6 +3,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A server-sent-events reader on a TCP connection of its own, as a browser's `EventSource` or
 /// a partner's app holds one: the test framework's client reads whole responses, and these

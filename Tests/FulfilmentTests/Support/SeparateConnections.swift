@@ -3,6 +3,9 @@ import HTTPTypes
 import TestSupport
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 #if canImport(Glibc)
     import Glibc

@@ -4,6 +4,9 @@ import QRReceipt
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A real `fulfilment serve` process (the binary `make test` built), for the tests that kill
 /// it, signal it, restart it or run two of it against one database.

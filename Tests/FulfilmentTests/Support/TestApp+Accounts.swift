@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A signed-in test user.
 struct Session: Sendable {
@@ -35,7 +38,7 @@ extension TestApp {
     /// Creates a staff member or manager of `store` and signs them in through the API.
     func signIn(role: Role, store: String, password: String = "staff password") async throws -> Session {
         let email = "\(role.rawValue)-\(UUID().uuidString.prefix(8))@example.com"
-        let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
+        let database = try FulfilmentDomain.Database(connection: self.database, logger: Logger(label: "test"))
         let accounts = Accounts(database: database, hasher: PasswordHasher(cost: 4))
         try await withRunning(database) {
             _ = try await accounts.createStoreAccount(
@@ -68,8 +71,8 @@ extension TestApp {
 
     /// Runs `body` with a running client of this app's database of its own: another instance,
     /// as far as PostgreSQL can tell.
-    func withDatabase<T: Sendable>(_ body: @Sendable (Fulfilment.Database) async throws -> T) async throws -> T {
-        let database = try Fulfilment.Database(connection: self.database, logger: Logger(label: "test"))
+    func withDatabase<T: Sendable>(_ body: @Sendable (FulfilmentDomain.Database) async throws -> T) async throws -> T {
+        let database = try FulfilmentDomain.Database(connection: self.database, logger: Logger(label: "test"))
         return try await withRunning(database) { try await body(database) }
     }
 }
@@ -77,7 +80,7 @@ extension TestApp {
 /// Runs `body` while `database`'s client runs. The client is cancelled afterwards but not
 /// waited for: a `PostgresClient.run()` cancelled this way was seen never to return, and a
 /// test that waited for it (in a task group) hung the whole run.
-func withRunning<T: Sendable>(_ database: Fulfilment.Database, _ body: () async throws -> T) async throws -> T {
+func withRunning<T: Sendable>(_ database: FulfilmentDomain.Database, _ body: () async throws -> T) async throws -> T {
     let running = Task { try? await database.run() }
     defer { running.cancel() }
     return try await body()

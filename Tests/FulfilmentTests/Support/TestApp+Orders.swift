@@ -4,6 +4,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Helpers for the cart, checkout, order and collection tests: each reads as a step of the story.
 extension TestApp {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Fixtures for the pick-list tests, written straight to the database: aisles, located
 /// products, and pending orders as checkout leaves them.

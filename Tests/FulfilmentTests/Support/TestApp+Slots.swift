@@ -3,6 +3,9 @@ import HTTPTypes
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A clock the test sets and moves: the app reads it through `AppConfiguration.clock`, so slot
 /// rules (lead time, horizon, lateness) never depend on when the test runs.

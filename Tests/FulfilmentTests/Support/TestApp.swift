@@ -8,6 +8,9 @@ import QRReceipt
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A running service (real HTTP on a free loopback port) on a database of its own.
 struct TestApp: Sendable {

@@ -4,6 +4,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The throwaway cluster `make test` starts (its connection string is `TEST_DATABASE_URL`).
 /// Each test gets a database of its own, cloned from a migrated template, so tests run in

@@ -4,6 +4,9 @@ import PostgresNIO
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The webhook dispatcher is woken when a store with somewhere to send has new numbered events,
 /// and only then (migration 021): most stores have no endpoint, and a claim statement after

@@ -4,6 +4,9 @@ import PostgresNIO
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A slow receiver stalls nobody else (issue 24): each attempt has one deadline for everything,
 /// attempts go concurrently, and an endpoint is a lane of at most `perEndpoint` attempts in

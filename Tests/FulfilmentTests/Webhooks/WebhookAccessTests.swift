@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Who may keep webhook endpoints, and whose (issue 14): managers their own store's, admins all;
 /// the secret is shown once.

@@ -4,6 +4,9 @@ import NIOPosix
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 #if canImport(Glibc)
     import Glibc

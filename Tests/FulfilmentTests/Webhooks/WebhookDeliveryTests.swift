@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The dispatcher against a real HTTP receiver: what is sent, retried, given up on, and when an
 /// endpoint is turned off (issue 14).

@@ -3,6 +3,9 @@ import QRReceipt
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// The dispatcher in real `fulfilment serve` processes: killed between sending and recording,
 /// and two of them on one database (issue 14).

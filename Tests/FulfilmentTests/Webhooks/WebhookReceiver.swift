@@ -5,6 +5,9 @@ import NIOCore
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// A partner's endpoint, for real: a small Hummingbird server on a free loopback port in the
 /// test process, recording every request it gets (headers and body) and answering as its path

@@ -3,6 +3,9 @@ import Logging
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Webhook signing secrets encrypted at rest (issue 24, item 9): what a dump of the database
 /// shows, what the partner still verifies, the rotation of the data key, a ciphertext moved to

@@ -4,6 +4,9 @@ import TestSupport
 import Testing
 
 @testable import Fulfilment
+@testable import FulfilmentDomain
+@testable import FulfilmentHandlers
+@testable import FulfilmentPages
 
 /// Two checks of a Standard Webhooks signature that share nothing with the service's code:
 /// the PyPI `standardwebhooks` library (what partners run), and a small implementation written

@@ -1,3 +1,0 @@
-public enum EventStreamTag {}
-/// A live event stream's claim on its session (`event_streams`, migration 025).
-typealias EventStreamID = ID<EventStreamTag>

@@ -1,6 +1,0 @@
-import Foundation
-
-extension Data {
-    /// Lower-case hexadecimal, as PostgreSQL's `decode(..., 'hex')` reads it.
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
-}

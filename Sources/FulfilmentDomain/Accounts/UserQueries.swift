@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The SQL of the users table (sessions: `SessionQueries`; throttling: `LoginThrottleQueries`).
+package enum UserQueries {
+    package typealias UserRow = (UUID, String, String, String, UUID?, Date, Date?)
+
+    package static func user(_ row: UserRow) -> User {
+        User(
+            id: UserID(row.0), email: row.1, name: row.2, role: Role(rawValue: row.3) ?? .customer,
+            storeID: row.4.map(StoreID.init), createdAt: row.5, disabledAt: row.6)
+    }
+
+    /// Inserts a user; a duplicate email (any case) is `AccountError.emailTaken`, a store that
+    /// does not exist `storeNotFound` (`AccountError.init(databaseError:)`).
+    package static func insert(
+        email: String, name: String, passwordHash: String, role: Role, storeID: StoreID?,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> User {
+        let inserted: User? = try await AccountError.mappingDatabaseErrors {
+            let rows = try await connection.run(
+                """
+                INSERT INTO users (email, name, password_hash, role, store_id)
+                VALUES (\(email), \(name), \(passwordHash), \(role.rawValue), \(storeID?.rawValue))
+                RETURNING id, email, name, role, store_id, created_at, disabled_at
+                """, logger: logger)
+            for try await row in rows.decode(UserRow.self) { return user(row) }
+            return nil
+        }
+        guard let inserted else { throw AccountError.notRecorded }
+        return inserted
+    }
+
+    package static func user(id: UserID, on client: PostgresClient, logger: Logger) async throws -> User? {
+        let rows = try await client.run(
+            "SELECT id, email, name, role, store_id, created_at, disabled_at FROM users WHERE id = \(id.rawValue)", logger: logger)
+        for try await row in rows.decode(UserRow.self) { return user(row) }
+        return nil
+    }
+
+    /// The user with this email (any case) and their password hash.
+    package static func credentials(email: String, on client: PostgresClient, logger: Logger) async throws -> (User, String)? {
+        let rows = try await client.run(
+            """
+            SELECT id, email, name, role, store_id, created_at, disabled_at, password_hash
+            FROM users WHERE lower(email) = lower(\(email))
+            """, logger: logger)
+        for try await row in rows.decode((UUID, String, String, String, UUID?, Date, Date?, String).self) {
+            return (user((row.0, row.1, row.2, row.3, row.4, row.5, row.6)), row.7)
+        }
+        return nil
+    }
+
+    /// A signed-in user and their password hash, for changing the password.
+    package static func credentials(id: UserID, on client: PostgresClient, logger: Logger) async throws -> (User, String)? {
+        let rows = try await client.run(
+            """
+            SELECT id, email, name, role, store_id, created_at, disabled_at, password_hash
+            FROM users WHERE id = \(id.rawValue)
+            """, logger: logger)
+        for try await row in rows.decode((UUID, String, String, String, UUID?, Date, Date?, String).self) {
+            return (user((row.0, row.1, row.2, row.3, row.4, row.5, row.6)), row.7)
+        }
+        return nil
+    }
+
+    /// Replaces a password hash only if it is still `expected`, so two changes at once
+    /// cannot both succeed; false when it was changed meanwhile.
+    package static func replacePassword(
+        of id: UserID, expected: String, with newHash: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
+        let rows = try await connection.run(
+            """
+            UPDATE users SET password_hash = \(newHash)
+            WHERE id = \(id.rawValue) AND password_hash = \(expected) AND disabled_at IS NULL
+            RETURNING id
+            """, logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
+    /// Disables (or enables) a staff member or manager of `store`; nil when no such person works
+    /// there, or `store` is not the caller's (`scope`). The row is locked, so session starts that
+    /// read it `FOR SHARE` wait for this.
+    package static func setDisabled(
+        _ disabled: Bool, user id: UserID, store: StoreID, scope: StoreScope, on connection: PostgresConnection, logger: Logger
+    ) async throws -> User? {
+        let rows = try await connection.run(
+            """
+            UPDATE users SET disabled_at = CASE WHEN \(disabled) THEN coalesce(disabled_at, now()) ELSE NULL END
+            WHERE id = \(id.rawValue) AND store_id = \(store.rawValue) AND store_id = \(scope) AND role IN ('staff', 'manager')
+            RETURNING id, email, name, role, store_id, created_at, disabled_at
+            """, logger: logger)
+        for try await row in rows.decode(UserRow.self) { return user(row) }
+        return nil
+    }
+
+    package static func storeExists(_ id: StoreID, on client: PostgresClient, logger: Logger) async throws -> Bool {
+        let rows = try await client.run("SELECT 1 FROM stores WHERE id = \(id.rawValue)", logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
+    /// Whether the store exists and is the caller's (`scope`): another store is not found.
+    package static func storeExists(_ id: StoreID, scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> Bool {
+        let rows = try await client.run("SELECT 1 FROM stores WHERE id = \(id.rawValue) AND id = \(scope)", logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
+}
+
+extension UserQueries {
+    /// A store named by its id or its code (`QC-KGN`), for the command line.
+    package static func store(codeOrID: String, on client: PostgresClient, logger: Logger) async throws -> StoreID? {
+        let id = UUID(uuidString: codeOrID)
+        let rows = try await client.run(
+            "SELECT id FROM stores WHERE id = \(id) OR code = \(codeOrID.uppercased())", logger: logger)
+        for try await found in rows.decode(UUID.self) { return StoreID(found) }
+        return nil
+    }
+}

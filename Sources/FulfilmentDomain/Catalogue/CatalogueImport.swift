@@ -1,0 +1,210 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `fulfilment import products --store S file.csv`: loads or updates products, with their
+/// stock and location at one store, all in one transaction.
+///
+/// Every row is checked first (fields in Swift, then against the database: aisles, barcodes
+/// of other products, stock reserved by open orders); any bad row means nothing is written
+/// and every problem is reported with its line number. Good files go through COPY into a
+/// temporary table and are upserted from there (products by SKU, stock by store + product).
+///
+/// A file may carry only some columns (a manager's stock count is `sku,name,price,on_hand`):
+/// a column that is absent leaves that field of an existing product or stock row as it is; a
+/// column that is present with an empty cell clears the field (barcode, brand, description,
+/// category, the location) or sets it to 0 (`min_supply`). `aisle`, `bay` and `shelf` are one
+/// location: `bay` or `shelf` need the `aisle` column beside them.
+///
+/// `price` is the catalogue's price, which every store charges by default; `store_price` is
+/// the import's store's own (as its manager sets with `PUT /v1/stores/{storeId}/prices/...`):
+/// a cell with an amount sets it, an empty cell leaves the store's price as it is.
+public struct CatalogueImport: Sendable {
+    public let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// The columns, in any order; `sku`, `name`, `price` and `on_hand` are required.
+    public static let columns = [
+        "sku", "barcode", "name", "brand", "description", "category", "price", "on_hand",
+        "min_supply", "aisle", "bay", "shelf", "minimum_age", "store_price",
+    ]
+    package static let requiredColumns: Set<String> = ["sku", "name", "price", "on_hand"]
+
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    /// The file was refused; nothing was written.
+    public struct Refused: Error, Sendable, CustomStringConvertible {
+        public var problems: [Problem]
+        public var description: String { problems.map(\.description).joined(separator: "\n") }
+    }
+
+    public struct Summary: Sendable, Equatable {
+        public var store: String
+        public var rows: Int
+        public var created: Int
+        public var updated: Int
+    }
+
+    /// Which optional columns the file has: only those are written to existing rows.
+    package struct Columns: Sendable, Equatable {
+        package var names: Set<String>
+        package func has(_ name: String) -> Bool { names.contains(name) }
+    }
+
+    /// One good row, ready for COPY.
+    package struct Row: Sendable, Equatable {
+        package var line: Int
+        package var product: ProductDraft
+        package var level: StockLevel
+        package var aisleID: AisleID?
+        package var bay: Int?
+        package var shelf: String?
+        /// nil when the file has no `minimum_age` column (left as it is); `.some(nil)` clears it.
+        package var minimumAge: Int?? = nil
+        /// The import's store's own price; nil leaves it as it is.
+        package var storePrice: Int64? = nil
+    }
+
+    /// Imports `csv` into the store with code or id `store`. Throws `Refused` naming every bad row.
+    public func run(csv: String, store storeKey: String, logger: Logger) async throws -> Summary {
+        try await database.transaction(logger: logger) { connection in
+            guard let store = try await StoreQueries.store(codeOrID: storeKey, on: connection, logger: logger) else {
+                throw Refused(problems: [Problem(line: 0, message: "there is no store '\(storeKey)'")])
+            }
+            let aisles = try await StoreQueries.aisleIDs(store: store.id, on: connection, logger: logger)
+            let (rows, columns) = try Self.parse(csv, currency: store.currency, aisles: aisles)
+            try await CatalogueImportQueries.copy(rows, on: connection, logger: logger)
+            try await CatalogueImportQueries.lockStock(store: store.id, on: connection, logger: logger)
+            try await Self.checkAgainstDatabase(store: store.id, on: connection, logger: logger)
+            let created = try await CatalogueImportQueries.upsert(store: store.id, columns: columns, on: connection, logger: logger)
+            let ages = rows.compactMap { row in row.minimumAge.map { (row.product.sku, $0) } }
+            try await MinimumAgeQueries.setChainWide(ages, on: connection, logger: logger)
+            let prices = rows.compactMap { row in row.storePrice.map { (row.product.sku, $0) } }
+            try await PriceQueries.set(prices, store: store.id, on: connection, logger: logger)
+            return Summary(store: store.code, rows: rows.count, created: created, updated: rows.count - created)
+        }
+    }
+
+    /// A file's bytes as text: UTF-8 only, a leading byte-order mark dropped. A byte that is not
+    /// UTF-8 is the numbered line's problem: read as U+FFFD it was imported silently (issue 41).
+    public static func text(_ data: Data) throws(Refused) -> String {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var line = 1
+        var problems: [Problem] = []
+        decoding: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                if scalar.count == 1, scalar.first == UInt8(ascii: "\n") { line += 1 }
+            case .error:
+                if problems.last?.line != line { problems.append(Problem(line: line, message: "bytes that are not UTF-8 (save the file as UTF-8)")) }
+            case .emptyInput:
+                break decoding
+            }
+        }
+        guard problems.isEmpty else { throw Refused(problems: problems) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Checks every row in Swift; the problems of all bad rows, or the good rows.
+    package static func parse(_ csv: String, currency: String, aisles: [String: AisleID]) throws(Refused) -> ([Row], Columns) {
+        let records: [CSV.Record]
+        do { records = try CSV.parse(csv) } catch { throw Refused(problems: [Problem(line: error.line, message: error.message)]) }
+        guard let header = records.first else { throw Refused(problems: [Problem(line: 1, message: "the file is empty")]) }
+        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        var problems: [Problem] = []
+        for name in names where !columns.contains(name) {
+            problems.append(Problem(line: header.line, message: "unknown column '\(name)' (columns: \(columns.joined(separator: ", ")))"))
+        }
+        for name in requiredColumns.subtracting(names).sorted() {
+            problems.append(Problem(line: header.line, message: "the column '\(name)' is required"))
+        }
+        if Set(names).count != names.count { problems.append(Problem(line: header.line, message: "a column is named twice")) }
+        if !names.contains("aisle"), names.contains("bay") || names.contains("shelf") {
+            problems.append(Problem(line: header.line, message: "the columns 'bay' and 'shelf' need the column 'aisle'"))
+        }
+        guard problems.isEmpty else { throw Refused(problems: problems) }
+        if records.count == 1 { throw Refused(problems: [Problem(line: header.line, message: "the file has no rows")]) }
+
+        var rows: [Row] = []
+        var skus: [String: Int] = [:]
+        var barcodes: [String: Int] = [:]
+        for record in records.dropFirst() {
+            // PostgreSQL stores no NUL in text: said here with its line, not by COPY as a raw error.
+            guard !record.fields.contains(where: { $0.unicodeScalars.contains("\u{0}") }) else {
+                problems.append(Problem(line: record.line, message: "a NUL byte, which no field may hold"))
+                continue
+            }
+            guard record.fields.count == names.count else {
+                problems.append(Problem(line: record.line, message: "\(record.fields.count) fields where the header has \(names.count)"))
+                continue
+            }
+            let values = Dictionary(uniqueKeysWithValues: zip(names, record.fields))
+            do throws(CatalogueError) {
+                var row = try row(values, line: record.line, currency: currency, aisles: aisles)
+                if names.contains("minimum_age") { row.minimumAge = .some(try ProductMinimumAge.parse(values["minimum_age"] ?? "")) }
+                row.storePrice = try StorePrice.parse(values["store_price"] ?? "")
+                if let first = skus[row.product.sku] {
+                    throw CatalogueError.invalidField("sku", "the SKU '\(row.product.sku)' is also on line \(first)")
+                }
+                if let barcode = row.product.barcode?.digits, let first = barcodes[barcode] {
+                    throw CatalogueError.invalidField("barcode", "the barcode \(barcode) is also on line \(first)")
+                }
+                skus[row.product.sku] = record.line
+                if let barcode = row.product.barcode?.digits { barcodes[barcode] = record.line }
+                rows.append(row)
+            } catch {
+                problems.append(Problem(line: record.line, message: error.apiError.message))
+            }
+        }
+        guard problems.isEmpty else { throw Refused(problems: problems) }
+        return (rows, Columns(names: Set(names)))
+    }
+
+    private static func row(
+        _ values: [String: String], line: Int, currency: String, aisles: [String: AisleID]
+    ) throws(CatalogueError) -> Row {
+        func integer(_ column: String, default fallback: Int? = nil) throws(CatalogueError) -> Int? {
+            let text = (values[column] ?? "").trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { return fallback }
+            guard let value = Int(text) else { throw .invalidField(column, "\(column) '\(text)' is not a whole number") }
+            return value
+        }
+        guard let price = try integer("price") else { throw .invalidField("price", "price is required (minor units, e.g. 80100)") }
+        guard let onHand = try integer("on_hand") else { throw .invalidField("on_hand", "on_hand is required") }
+        let product = try ProductDraft(
+            sku: values["sku"] ?? "", barcode: values["barcode"], name: values["name"] ?? "", brand: values["brand"],
+            description: values["description"], category: values["category"],
+            price: try ProductRules.price(amount: Int64(price), currency: currency))
+        let level = try StockLevel(onHand: onHand, minSupply: try integer("min_supply", default: 0) ?? 0)
+        let aisleCode = (values["aisle"] ?? "").trimmingCharacters(in: .whitespaces)
+        let bay = try integer("bay")
+        let shelf = (values["shelf"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard !aisleCode.isEmpty else {
+            if bay != nil || !shelf.isEmpty { throw .invalidField("aisle", "a bay or shelf needs an aisle") }
+            return Row(line: line, product: product, level: level, aisleID: nil, bay: nil, shelf: nil)
+        }
+        let location = try LocationDraft(aisleCode: aisleCode, bay: bay, shelf: shelf)
+        guard let aisleID = aisles[location.aisleCode] else { throw .aisleNotFound(location.aisleCode) }
+        return Row(line: line, product: product, level: level, aisleID: aisleID, bay: location.bay, shelf: location.shelf)
+    }
+
+    /// What only the database knows: barcodes other products hold, stock held by open orders.
+    private static func checkAgainstDatabase(store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
+        var problems: [Problem] = []
+        for clash in try await CatalogueImportQueries.barcodeClashes(on: connection, logger: logger) {
+            problems.append(Problem(line: clash.line, message: "the barcode \(clash.barcode) belongs to product \(clash.sku)"))
+        }
+        for row in try await CatalogueImportQueries.belowReserved(store: store, on: connection, logger: logger) {
+            problems.append(Problem(line: row.line, message: "on_hand is less than the \(row.reserved) reserved by open orders"))
+        }
+        guard problems.isEmpty else { throw Refused(problems: problems.sorted { $0.line < $1.line }) }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The desk scan's two statements (`Collections`): the caller with the order a token names,
+/// then `collect_order_viewed` (`sql/routines/collect_order_viewed.sql`), which decides and writes under its locks.
+package enum CollectionQueries {
+    /// The caller (admitted here, before anything this read is used for) and the order `id`
+    /// names, in one statement; the order is nil when there is none (or no id: a token that
+    /// failed its check, whose verdict is told after the caller's).
+    package static func callerAndOrder(_ id: OrderID?, caller: Caller, on client: PostgresClient, logger: Logger) async throws
+        -> (Identity, Order?)
+    {
+        let rows = try await client.run(
+            """
+            SELECT \(unescaped: Caller.columns), v.*
+            FROM \(caller: caller) c LEFT JOIN order_view(\(id?.rawValue)) v ON true
+            """, logger: logger)
+        let row = rows.collect().first?.makeRandomAccess()
+        let staff = try caller.admit(row)
+        return (staff, try row.flatMap { try OrderQueries.order(view: $0, at: Caller.columnCount) })
+    }
+
+    /// Hands the order over if `collect_order` (under its locks) finds it may be: of the scope's
+    /// store, this very token, packed, paid, age checked. Whether it did, and the order as it
+    /// then stands.
+    package static func collect(
+        _ id: OrderID, in scope: StoreScope, by staff: UserID, token text: String, idChecked: IDConfirmation.Method?,
+        key: String? = nil, on client: PostgresClient, logger: Logger
+    ) async throws -> (collected: Bool, order: Order?) {
+        let rows =
+            if let key {
+                try await client.run(
+                    """
+                    SELECT w.collected, (w.o).*
+                    FROM collect_order_keyed(\(id.rawValue), \(scope), \(staff.rawValue), \(text), \(idChecked?.rawValue), \(key)) w
+                    """, logger: logger)
+            } else {
+                try await client.run(
+                    """
+                    SELECT w.collected, (w.o).*
+                    FROM collect_order_viewed(\(id.rawValue), \(scope), \(staff.rawValue), \(text), \(idChecked?.rawValue)) w
+                    """, logger: logger)
+            }
+        let row = rows.collect().first?.makeRandomAccess()
+        let after = try row.flatMap { try OrderQueries.order(view: $0, at: 1) }
+        return (try row?[0].decode(Bool.self) == true, after)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The SQL of reading the outbox.
+package enum EventQueries {
+    /// Which events a stream follows: a whole store's, or one order's.
+    package enum Scope: Sendable {
+        case store(StoreID)
+        case order(OrderID, store: StoreID)
+
+        package var store: StoreID {
+            switch self {
+            case .store(let store), .order(_, let store): store
+            }
+        }
+    }
+
+    /// The events of `scope` after `sequence`, oldest first, at most `limit`.
+    package static func events(_ scope: Scope, after sequence: Int64, limit: Int, on client: PostgresClient, logger: Logger) async throws
+        -> [OutboxEvent]
+    {
+        let rows: SQLRows
+        switch scope {
+        case .store(let store):
+            rows = try await client.run(
+                """
+                SELECT e.sequence, e.type, event_json(e) FROM events e
+                WHERE e.store_id = \(store.rawValue) AND e.sequence > \(sequence)
+                ORDER BY e.sequence LIMIT \(limit)
+                """, logger: logger)
+        case .order(let order, let store):
+            rows = try await client.run(
+                """
+                SELECT e.sequence, e.type, event_json(e) FROM events e
+                WHERE e.order_id = \(order.rawValue) AND e.store_id = \(store.rawValue) AND e.sequence > \(sequence)
+                ORDER BY e.sequence LIMIT \(limit)
+                """, logger: logger)
+        }
+        var events: [OutboxEvent] = []
+        for try await (sequence, type, json) in rows.decode((Int64, String, String).self) {
+            events.append(OutboxEvent(sequence: sequence, type: type, json: json))
+        }
+        return events
+    }
+
+    /// The last sequence number `store` has given out (0 before its first event).
+    package static func lastSequence(of store: StoreID, on client: PostgresClient, logger: Logger) async throws -> Int64 {
+        let rows = try await client.run(
+            "SELECT last FROM event_sequences WHERE store_id = \(store.rawValue)", logger: logger)
+        for try await last in rows.decode(Int64.self) { return last }
+        return 0
+    }
+
+    /// Numbers the committed, unnumbered events of `stores` (and, with `andLeftovers`, of every
+    /// store that has any) with `number_events` (`sql/routines/number_events.sql`), in one statement.
+    package static func number(stores: [StoreID], andLeftovers: Bool, on client: PostgresClient, logger: Logger) async throws {
+        guard !stores.isEmpty || andLeftovers else { return }
+        try await client.run(
+            """
+            SELECT number_events(s.id) FROM (
+                SELECT unnest(\(stores.map(\.rawValue))::uuid[]) AS id
+                UNION
+                SELECT DISTINCT e.store_id FROM events e WHERE \(andLeftovers) AND e.sequence IS NULL
+            ) s
+            """, logger: logger)
+    }
+}

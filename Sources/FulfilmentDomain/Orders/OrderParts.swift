@@ -1,0 +1,79 @@
+import Foundation
+
+/// An order's lines, history and age check as `order_view` (`sql/routines/order_view.sql`) returns them (JSON
+/// columns, so the whole order is one row), decoded into the domain types.
+///
+/// Timestamps travel as whole microseconds since 2000-01-01 UTC, PostgreSQL's own resolution,
+/// and become `Date`s by the same arithmetic PostgresNIO uses for a `timestamptz` column, so a
+/// time read here equals the same time read as a column.
+package enum OrderParts {
+    package static func date(micros: Int64) -> Date {
+        Date(timeInterval: Double(micros) / Double(1_000_000), since: Date(timeIntervalSince1970: 946_684_800))
+    }
+
+    private struct Line: Decodable {
+        package var productId: UUID, name: String, unitPrice: Int64, quantity: Int, picked: Int?, minimumAge: Int?, removed: Bool
+        package var discount: Int64?
+        package var substitution: String?, substituteIds: [UUID]?, substitutedQuantity: Int?
+        package var substitutionId: UUID?, substituteFor: UUID?, substitutionStatus: String?, decidedAt: Int64?
+    }
+    private struct Arrival: Decodable {
+        package var at: Int64, bay: String?, vehicle: String?, note: String?
+    }
+    private struct Event: Decodable {
+        package var from: String?, to: String, actorId: UUID?, actorName: String?, reason: String?, at: Int64, kind: String?
+    }
+    private struct Check: Decodable {
+        package var required: Int?, minimumAge: Int?, method: String?, by: UUID?, byName: String?, at: Int64?
+    }
+
+    package static func lines(_ json: String) throws -> [OrderLine] {
+        try JSONDecoder().decode([Line].self, from: Data(json.utf8)).map { line in
+            let substitute = line.substitutionId.flatMap { id in
+                line.substituteFor.map { original in
+                    OrderLine.Substitute(
+                        id: SubstitutionID(id), replaces: ProductID(original),
+                        status: line.substitutionStatus.flatMap(SubstitutionStatus.init(rawValue:)) ?? .proposed,
+                        decidedAt: line.decidedAt.map(date(micros:)))
+                }
+            }
+            return OrderLine(
+                productID: ProductID(line.productId), name: line.name, unitPrice: line.unitPrice, quantity: line.quantity,
+                pickedQuantity: line.picked, minimumAge: line.minimumAge, removed: line.removed, discount: line.discount ?? 0,
+                substitution: SubstitutionPreference(
+                    kind: line.substitution.flatMap(SubstitutionPreference.Kind.init(rawValue:)) ?? .none,
+                    productIDs: (line.substituteIds ?? []).map(ProductID.init)),
+                substitutedQuantity: line.substitutedQuantity ?? 0,
+                substitute: substitute)
+        }
+    }
+
+    package static func arrival(_ json: String) throws -> OrderArrival {
+        let arrival = try JSONDecoder().decode(Arrival.self, from: Data(json.utf8))
+        return OrderArrival(at: date(micros: arrival.at), bay: arrival.bay, vehicle: arrival.vehicle, note: arrival.note)
+    }
+
+    package static func history(_ json: String) throws -> [OrderEvent] {
+        try JSONDecoder().decode([Event].self, from: Data(json.utf8)).map {
+            OrderEvent(
+                from: $0.from.flatMap(OrderStatus.init(rawValue:)), to: OrderStatus(rawValue: $0.to) ?? .pending,
+                actorID: $0.actorId.map(UserID.init), actorName: $0.actorName, reason: $0.reason, at: date(micros: $0.at),
+                kind: $0.kind.flatMap(OrderEvent.Kind.init(rawValue:)) ?? .status)
+        }
+    }
+
+    /// The recorded confirmation when there is one; else what the remaining lines require, if anything.
+    package static func idCheck(_ json: String) throws -> IDCheck? {
+        let check = try JSONDecoder().decode(Check.self, from: Data(json.utf8))
+        if let age = check.minimumAge, let method = check.method.flatMap(IDConfirmation.Method.init(rawValue:)), let by = check.by,
+            let at = check.at
+        {
+            return IDCheck(
+                minimumAge: age,
+                confirmation: IDConfirmation(
+                    method: method, confirmedBy: UserID(by), confirmedByName: check.byName ?? "staff",
+                    confirmedAt: date(micros: at)))
+        }
+        return check.required.map { IDCheck(minimumAge: $0, confirmation: nil) }
+    }
+}

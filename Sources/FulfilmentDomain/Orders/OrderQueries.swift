@@ -1,0 +1,322 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The SQL of orders: reading one (`order_view`) or a list, and the writes every order-changing
+/// transaction shares (status, stock, totals, refunds owed, history). The statements that only
+/// one operation runs live in its own `*Queries` (`CheckoutQueries`, `PaymentQueries`...).
+package enum OrderQueries {
+    /// One order with its lines, history, age check and pickup token, or nil: one statement,
+    /// the lines, history and age check riding along as JSON (``OrderParts``).
+    package static func order(id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> Order? {
+        let rows = try await connection.run("SELECT v.* FROM order_view(\(id.rawValue)) v", logger: logger)
+        return try rows.collect().first.flatMap { try order(view: $0.makeRandomAccess(), at: 0) }
+    }
+
+    /// The order if the caller may see it: they are its customer, or staff of its store (`scope`;
+    /// nil for a caller who works in no store, whose scope is no store's rows: a bound NULL
+    /// matches none); nil otherwise, as if there were no such order.
+    package static func order(
+        id: OrderID, visibleTo customer: UserID, orStaffIn scope: StoreScope?, on connection: some SQLRunner, logger: Logger
+    ) async throws -> Order? {
+        let rows = try await connection.run(
+            """
+            SELECT v.* FROM order_view(\(id.rawValue)) v
+            WHERE v.customer_id = \(customer.rawValue) OR v.store_id = \(scope?.store?.rawValue)
+            """, logger: logger)
+        return try rows.collect().first.flatMap { try order(view: $0.makeRandomAccess(), at: 0) }
+    }
+
+    /// The order's pickup token text, for its customer only; nil for anyone else's order or an
+    /// order without one.
+    package static func pickupToken(of id: OrderID, customer: UserID, on client: PostgresClient, logger: Logger) async throws -> String? {
+        let rows = try await client.run(
+            "SELECT v.token_text FROM order_view(\(id.rawValue)) v WHERE v.customer_id = \(customer.rawValue)", logger: logger)
+        for try await text in rows.decode(String?.self) { return text }
+        return nil
+    }
+
+    /// The order in `order_view`'s columns (migration 017), starting at column `first` of `row`;
+    /// nil when they are NULL (a statement that looked for an order and found none).
+    package static func order(view row: PostgresRandomAccessRow, at first: Int) throws -> Order? {
+        func column<T: PostgresDecodable>(_ index: Int, _ type: T.Type = T.self) throws -> T { try row[first + index].decode(T.self) }
+        guard let id = try column(0, UUID?.self) else { return nil }
+        let createdAt: Date = try column(10)
+        var order = Order(
+            id: OrderID(id), number: try column(1), storeID: StoreID(try column(2)), customerID: UserID(try column(3)),
+            customerName: try column(4), status: OrderStatus(rawValue: try column(5)) ?? .pending,
+            paymentMethod: PaymentMethod(rawValue: try column(6)) ?? .payAtCollection,
+            paymentStatus: PaymentStatus(rawValue: try column(7)) ?? .unpaid,
+            total: Money(amount: try column(8), currency: try column(9)),
+            createdAt: createdAt, packagedAt: try column(11), deliveringAt: try column(12), completedAt: try column(13),
+            cancelledAt: try column(14), paidAt: try column(15), collectedAt: try column(16),
+            collectedBy: try column(17, UUID?.self).map(UserID.init),
+            pickup: try column(18, String?.self).map {
+                PickupRecord(text: $0, expiresAt: try column(19, Date?.self) ?? createdAt, usedAt: try column(20))
+            },
+            refundDueAmount: try column(21))
+        if let start = try column(22, Date?.self), let end = try column(23, Date?.self) {
+            order.pickupSlot = PickupSlot(start: start, end: end)
+            order.pickupTimeZone = try column(24, String?.self).flatMap(TimeZone.init(identifier:))
+        }
+        order.lines = try OrderParts.lines(try column(25))
+        order.history = try OrderParts.history(try column(26))
+        order.idCheck = try OrderParts.idCheck(try column(27))
+        order.discount = try column(28, Int64?.self) ?? 0
+        order.arrival = try column(29, String?.self).map(OrderParts.arrival)
+        return order
+    }
+
+    /// A customer's orders, newest first.
+    package static func list(customer: UserID, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger) async throws -> Page<
+        OrderSummary
+    > {
+        let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
+        let rows = try await client.run(
+            """
+            SELECT \(unescaped: summaryColumns)
+            FROM orders o JOIN users u ON u.id = o.customer_id
+            WHERE o.customer_id = \(customer.rawValue)
+              AND (\(after == nil) OR ((extract(epoch FROM o.created_at) * 1000000)::int8, o.id)
+                                      < (\(after?.t ?? 0), \(after?.id ?? UUID())))
+            ORDER BY o.created_at DESC, o.id DESC
+            LIMIT \(limit + 1)
+            """, logger: logger)
+        return try await page(rows, limit: limit)
+    }
+
+    /// A store's order board, oldest first (the order they should be worked in): the open
+    /// orders, or those with `status`.
+    package static func board(
+        store: StoreID, in scope: StoreScope, status: OrderStatus?, limit: Int, cursor: String?, on client: PostgresClient,
+        logger: Logger
+    ) async throws -> Page<OrderSummary> {
+        let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
+        let rows = try await client.run(
+            """
+            SELECT \(unescaped: summaryColumns)
+            FROM orders o JOIN users u ON u.id = o.customer_id
+            WHERE o.store_id = \(store.rawValue) AND o.store_id = \(scope)
+              AND (CASE WHEN \(status?.rawValue)::text IS NULL THEN o.status IN ('pending', 'packaged', 'delivering')
+                        ELSE o.status = \(status?.rawValue) END)
+              AND (\(after == nil) OR ((extract(epoch FROM o.created_at) * 1000000)::int8, o.id)
+                                      > (\(after?.t ?? 0), \(after?.id ?? UUID())))
+            ORDER BY o.created_at, o.id
+            LIMIT \(limit + 1)
+            """, logger: logger)
+        return try await page(rows, limit: limit)
+    }
+
+    /// Open orders of the scope's store whose customer has arrived, longest wait first
+    /// (`orders_store_arrived`, migration 036).
+    package static func arrivals(in scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> [OrderSummary] {
+        let rows = try await client.run(
+            """
+            SELECT \(unescaped: summaryColumns)
+            FROM orders o JOIN users u ON u.id = o.customer_id
+            WHERE o.store_id = \(scope) AND o.arrived_at IS NOT NULL AND o.status IN ('packaged', 'delivering')
+            ORDER BY o.arrived_at, o.id
+            LIMIT 200
+            """, logger: logger)
+        return try await page(rows, limit: 200).items
+    }
+
+    private static let summaryColumns = """
+        o.id, o.number, o.store_id, u.name, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text,
+        (SELECT coalesce(sum(quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id), o.created_at,
+        (extract(epoch FROM o.created_at) * 1000000)::int8, o.pickup_slot_start, o.pickup_slot_end,
+        CASE WHEN o.arrived_at IS NOT NULL THEN json_build_object(
+            'at', ((extract(epoch FROM o.arrived_at) - 946684800) * 1000000)::int8, 'bay', o.arrival_bay,
+            'vehicle', o.arrival_vehicle, 'note', o.arrival_note)::text END
+        """
+
+    private static func page(_ rows: SQLRows, limit: Int) async throws -> Page<OrderSummary> {
+        var items: [(OrderSummary, Int64)] = []
+        for try await row in rows.decode(
+            (UUID, Int64, UUID, String, String, String, String, Int64, String, Int64, Date, Int64, Date?, Date?, String?).self)
+        {
+            items.append(
+                (
+                    OrderSummary(
+                        id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerName: row.3,
+                        status: OrderStatus(rawValue: row.4) ?? .pending, paymentMethod: PaymentMethod(rawValue: row.5) ?? .payAtCollection,
+                        paymentStatus: PaymentStatus(rawValue: row.6) ?? .unpaid, total: Money(amount: row.7, currency: row.8),
+                        itemCount: Int(row.9), createdAt: row.10,
+                        pickupSlot: row.12.flatMap { start in row.13.map { PickupSlot(start: start, end: $0) } },
+                        arrival: try row.14.map(OrderParts.arrival)), row.11
+                ))
+        }
+        let page = Array(items.prefix(limit))
+        let next = items.count > limit ? page.last.map { PageCursor.encode(PageCursor.Dated(t: $0.1, id: $0.0.id.rawValue)) } : nil
+        return Page(items: page.map(\.0), nextCursor: next)
+    }
+
+    /// The order's store, customer and status (no lock): in `scope` (staff of its store).
+    package static func state(of id: OrderID, in scope: StoreScope, on connection: PostgresConnection, logger: Logger) async throws
+        -> OrderState?
+    {
+        let rows = try await connection.run(
+            "SELECT store_id, customer_id, status FROM orders WHERE id = \(id.rawValue) AND store_id = \(scope)", logger: logger)
+        return try await state(rows)
+    }
+
+    /// The same for the order's own customer.
+    package static func state(of id: OrderID, customer: UserID, on connection: PostgresConnection, logger: Logger) async throws -> OrderState? {
+        let rows = try await connection.run(
+            "SELECT store_id, customer_id, status FROM orders WHERE id = \(id.rawValue) AND customer_id = \(customer.rawValue)",
+            logger: logger)
+        return try await state(rows)
+    }
+
+    /// The order's status as it is now (after losing a race to another transaction).
+    package static func status(of id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> OrderStatus? {
+        let rows = try await connection.run("SELECT status FROM orders WHERE id = \(id.rawValue)", logger: logger)
+        for try await status in rows.decode(String.self) { return OrderStatus(rawValue: status) ?? .pending }
+        return nil
+    }
+
+    private static func state(_ rows: SQLRows) async throws -> OrderState? {
+        for try await (store, customer, status) in rows.decode((UUID, UUID, String).self) {
+            return OrderState(store: StoreID(store), customer: UserID(customer), status: OrderStatus(rawValue: status) ?? .pending)
+        }
+        return nil
+    }
+
+    /// The conditional update for `from → to`, stamping when it happened; false when the order
+    /// was not in `from` (another transaction moved it first).
+    package static func move(_ id: OrderID, from: OrderStatus, to: OrderStatus, on connection: PostgresConnection, logger: Logger) async throws
+        -> Bool
+    {
+        let updated = try await connection.run(
+            """
+            UPDATE orders SET status = \(to.rawValue),
+                packaged_at = CASE WHEN \(to.rawValue) = 'packaged' THEN now() ELSE packaged_at END,
+                delivering_at = CASE WHEN \(to.rawValue) = 'delivering' THEN now() ELSE delivering_at END,
+                cancelled_at = CASE WHEN \(to.rawValue) = 'cancelled' THEN now() ELSE cancelled_at END
+            WHERE id = \(id.rawValue) AND status = \(from.rawValue)
+            RETURNING 1
+            """, logger: logger)
+        var moved = false
+        for try await _ in updated { moved = true }
+        return moved
+    }
+
+    /// The order leaves any open pick list it is on.
+    package static func leaveOpenPickLists(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run("UPDATE pick_list_orders SET open = false WHERE order_id = \(id.rawValue) AND open", logger: logger)
+    }
+
+    /// Gives back the stock a cancelled order still held: all it ordered while pending
+    /// (`packaged` false), what was picked once packaged. Call with the stock rows locked.
+    package static func releaseStock(of id: OrderID, store: StoreID, packaged: Bool, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        try await connection.run(
+            """
+            UPDATE stock SET reserved = stock.reserved - held_quantity(l, \(packaged)), updated_at = now()
+            FROM order_lines l
+            WHERE l.order_id = \(id.rawValue) AND stock.store_id = \(store.rawValue) AND stock.product_id = l.product_id
+            """, logger: logger)
+    }
+
+    /// Locks the stock rows of an order's lines in product-id order: the one lock order every
+    /// stock-changing transaction uses, so they never deadlock.
+    package static func lockStock(of order: OrderID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(
+            """
+            SELECT 1 FROM stock
+            WHERE store_id = \(store.rawValue)
+              AND product_id IN (SELECT product_id FROM order_lines WHERE order_id = \(order.rawValue))
+            ORDER BY product_id
+            FOR UPDATE
+            """, logger: logger)
+    }
+
+    /// Packaging a pending order: every line closed short gives back the stock it did not get,
+    /// and the total becomes what is in the bags. Call with the order's stock rows locked.
+    package static func releaseShortLines(of order: OrderID, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(
+            """
+            UPDATE stock SET reserved = stock.reserved - (l.quantity - held_quantity(l, true)), updated_at = now()
+            FROM order_lines l
+            WHERE l.order_id = \(order.rawValue) AND l.picked_short
+              AND stock.store_id = \(store.rawValue) AND stock.product_id = l.product_id
+            """, logger: logger)
+        try await recomputeTotal(of: order, packaged: true, onlyIfShort: true, on: connection, logger: logger)
+    }
+
+    /// The total becomes what the lines now hold (`recompute_order_total`: `held_quantity`, each
+    /// after the part of its coupon share that goes with those units), and the discount the sum
+    /// of those parts. Packing short
+    /// (`onlyIfShort`: only when a line was closed short) and removing restricted lines at the
+    /// desk both come through here. Call with the order's stock rows locked.
+    package static func recomputeTotal(
+        of order: OrderID, packaged: Bool, onlyIfShort: Bool = false, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.run(
+            """
+            SELECT recompute_order_total(\(order.rawValue), \(packaged))
+            WHERE NOT \(onlyIfShort) OR EXISTS (SELECT 1 FROM order_lines WHERE order_id = \(order.rawValue) AND picked_short)
+            """, logger: logger)
+    }
+
+    /// Locks the coupon row of the order's coupon, if it has one with a limit in all (the only kind
+    /// counted on its row, `place_order`): before its stock rows, the
+    /// lock order of checkout (`place_order`: cart, coupon, stock), so a cancellation that gives
+    /// the redemption back never deadlocks with a checkout redeeming the same coupon.
+    package static func lockCoupon(of order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(
+            """
+            SELECT 1 FROM coupons k
+            WHERE k.id = (SELECT o.coupon_id FROM orders o WHERE o.id = \(order.rawValue)) AND k.redemption_limit IS NOT NULL
+            FOR UPDATE
+            """, logger: logger)
+    }
+
+    /// A cancelled (or expired) order gives its coupon redemption back: the redemption is
+    /// released (which frees the customer's number of it) and the coupon's count goes down, in
+    /// one statement inside the cancellation's transaction. Call with the coupon row locked
+    /// (`lockCoupon`); an order without a coupon, or already released, changes nothing.
+    package static func releaseRedemption(of order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(
+            """
+            WITH released AS (
+                UPDATE coupon_redemptions SET released_at = now()
+                WHERE order_id = \(order.rawValue) AND released_at IS NULL
+                RETURNING coupon_id)
+            UPDATE coupons SET redeemed = coupons.redeemed - 1 FROM released
+            WHERE coupons.id = released.coupon_id AND coupons.redemption_limit IS NOT NULL
+            """, logger: logger)
+    }
+
+    /// What a paid order owes back: what was paid less what the customer now gets (nothing once
+    /// cancelled, the packed total once packed short) less what was already paid back. Call
+    /// after any change to the total or a cancellation, and after a payment or a refund; an
+    /// order with no payment is left as it is. Owing nothing after a refund is `refunded`.
+    package static func reconcileRefund(of order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(
+            """
+            UPDATE orders o
+            SET refund_due_amount = owed.amount,
+                payment_status = CASE WHEN owed.amount > 0 THEN 'refund_due' WHEN owed.refunded > 0 THEN 'refunded' ELSE 'paid' END
+            FROM (SELECT greatest(p.amount - CASE WHEN o2.status = 'cancelled' THEN 0 ELSE o2.total_amount END - back.refunded, 0)::int8
+                         AS amount,
+                         back.refunded
+                  FROM payments p JOIN orders o2 ON o2.id = p.order_id,
+                       LATERAL (SELECT coalesce(sum(r.amount), 0)::int8 AS refunded FROM refunds r WHERE r.order_id = p.order_id) back
+                  WHERE p.order_id = \(order.rawValue)) AS owed
+            WHERE o.id = \(order.rawValue)
+            """, logger: logger)
+    }
+
+    package static func recordEvent(
+        order: OrderID, store: StoreID, from: OrderStatus?, to: OrderStatus, actor: UserID?, reason: String?,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.run(
+            """
+            INSERT INTO order_events (store_id, order_id, from_status, to_status, actor_id, reason)
+            VALUES (\(store.rawValue), \(order.rawValue), \(from?.rawValue), \(to.rawValue), \(actor?.rawValue), \(reason))
+            """, logger: logger)
+    }
+}

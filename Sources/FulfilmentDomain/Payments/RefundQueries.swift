@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The SQL of refunds.
+package enum RefundQueries {
+    /// What an order owes back, its row locked for the refund; nil when there is no such order
+    /// in `scope` (a manager at the desk: their store's orders).
+    package static func lockedOwing(_ id: OrderID, in scope: StoreScope, on connection: PostgresConnection, logger: Logger) async throws
+        -> Refunds.Owing?
+    {
+        let rows = try await connection.run(
+            """
+            SELECT \(unescaped: owingColumns) FROM orders WHERE id = \(id.rawValue) AND store_id = \(scope) FOR UPDATE
+            """, logger: logger)
+        return try await owing(rows)
+    }
+
+    /// The same for the payment provider, whose signed `refund.succeeded` may name an order of any store.
+    package static func lockedOwing(_ id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> Refunds.Owing? {
+        let rows = try await connection.run(
+            "SELECT \(unescaped: owingColumns) FROM orders WHERE id = \(id.rawValue) FOR UPDATE", logger: logger)
+        return try await owing(rows)
+    }
+
+    private static let owingColumns = "store_id, payment_status, refund_due_amount, currency::text"
+
+    private static func owing(_ rows: SQLRows) async throws -> Refunds.Owing? {
+        for try await (store, status, due, currency) in rows.decode((UUID, String, Int64, String).self) {
+            return Refunds.Owing(
+                store: StoreID(store), paymentStatus: PaymentStatus(rawValue: status) ?? .unpaid, refundDue: due, currency: currency)
+        }
+        return nil
+    }
+
+    package static func insert(
+        order: OrderID, store: StoreID, method: String, amount: Money, recordedBy: UserID?, providerEventID: String?, note: String?,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> Refund {
+        let rows = try await connection.run(
+            """
+            INSERT INTO refunds (store_id, order_id, method, amount, currency, recorded_by, provider_event_id, note)
+            VALUES (\(store.rawValue), \(order.rawValue), \(method), \(amount.amount), \(amount.currency), \(recordedBy?.rawValue),
+                    \(providerEventID), \(note))
+            RETURNING id, created_at
+            """, logger: logger)
+        for try await (id, at) in rows.decode((UUID, Date).self) {
+            return Refund(id: RefundID(id), orderID: order, method: method, amount: amount, recordedBy: recordedBy, note: note, recordedAt: at)
+        }
+        throw OrderError.unexpectedlyMissing("the inserted refund's row")
+    }
+}

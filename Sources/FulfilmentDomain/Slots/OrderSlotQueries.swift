@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import PostgresNIO
+import QRReceipt
+
+/// The SQL of moving an order to another pickup slot (`PickupSlots.move`): the order's row,
+/// locked, and its new slot and pickup token.
+package enum OrderSlotQueries {
+    /// `customer`'s own order `id`, its row locked `FOR UPDATE` so two moves of one order run one
+    /// after the other; nil when there is no such order of theirs (another's is not found).
+    package static func lockOwnOrder(
+        _ id: OrderID, customer: UserID, on connection: PostgresConnection, logger: Logger
+    ) async throws -> MovingOrder? {
+        let rows = try await connection.run(
+            """
+            SELECT o.store_id, o.status, o.pickup_slot_start, s.token_number
+            FROM orders o JOIN stores s ON s.id = o.store_id
+            WHERE o.id = \(id.rawValue) AND o.customer_id = \(customer.rawValue)
+            FOR UPDATE OF o
+            """, logger: logger)
+        for try await (store, status, start, number) in rows.decode((UUID, String, Date?, Int32).self) {
+            return MovingOrder(
+                store: StoreID(store), status: OrderStatus(rawValue: status) ?? .pending, slotStart: start, tokenNumber: UInt32(number))
+        }
+        return nil
+    }
+
+    /// Records the order's new slot and the pickup token issued for it (the old one stops working).
+    package static func move(
+        _ id: OrderID, to slot: PickupSlot, token: PickupToken, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.run(
+            """
+            WITH o AS (
+                UPDATE orders SET pickup_slot_start = \(slot.start), pickup_slot_end = \(slot.end) WHERE id = \(id.rawValue)
+            )
+            UPDATE pickup_tokens SET key_id = \(Int32(token.keyID.rawValue)), text = \(token.text), issued_at = now(),
+                                     expires_at = to_timestamp(\(Int64(token.claims.expiry)))
+            WHERE order_id = \(id.rawValue)
+            """, logger: logger)
+    }
+}

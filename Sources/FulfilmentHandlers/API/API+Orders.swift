@@ -1,0 +1,179 @@
+import Foundation
+import FulfilmentDomain
+import OpenAPIRuntime
+import QRReceipt
+
+extension API {
+
+    func checkout(_ input: Operations.Checkout.Input) async throws -> Operations.Checkout.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        let method: PaymentMethod = body.paymentMethod == .prepaid ? .prepaid : .payAtCollection
+        let result = try await services.checkout.run(
+            caller: try Caller.current, method: method, pickupSlot: body.pickupSlot, now: services.clock(),
+            idempotencyKey: input.headers.idempotencyKey, logger: logger)
+        if result.created { ServiceMetrics.checkoutPlaced() }
+        let payload = Components.Schemas.Order(result.order, for: result.customer)
+        return result.created ? .created(.init(body: .json(payload))) : .ok(.init(body: .json(payload)))
+    }
+
+    func listOrders(_ input: Operations.ListOrders.Input) async throws -> Operations.ListOrders.Output {
+        let identity = try Identity.required
+        let page = try await services.orders.list(
+            customer: identity.userID, limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: page.items.map { .init($0, ownList: true) }, nextCursor: page.nextCursor))))
+    }
+
+    func listStoreOrders(_ input: Operations.ListStoreOrders.Input) async throws -> Operations.ListStoreOrders.Output {
+        guard let store = StoreID(input.path.storeId) else { throw OrderError.storeNotFound }
+        let page = try await services.orders.board(
+            of: store, in: try StoreScope(staff: try Identity.required),
+            status: input.query.status.flatMap { OrderStatus(rawValue: $0.rawValue) },
+            limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: page.items.map { .init($0, ownList: false) }, nextCursor: page.nextCursor))))
+    }
+
+    func getOrder(_ input: Operations.GetOrder.Input) async throws -> Operations.GetOrder.Output {
+        .ok(.init(body: .json(.init(try await visibleOrder(input.path.orderId), for: try Identity.required))))
+    }
+
+    func getReceiptPng(_ input: Operations.GetReceiptPng.Input) async throws -> Operations.GetReceiptPng.Output {
+        let scale = input.query.scale ?? 8
+        guard (1...100).contains(scale) else { throw APIError.invalidField("scale", "The scale must be between 1 and 100.") }
+        let png = try await receiptCode(input.path.orderId).png(scale: scale)
+        return .ok(.init(body: .png(HTTPBody(png))))
+    }
+
+    func getReceiptSvg(_ input: Operations.GetReceiptSvg.Input) async throws -> Operations.GetReceiptSvg.Output {
+        let svg = try await receiptCode(input.path.orderId).svg()
+        return .ok(.init(body: .imageSvgXml(HTTPBody(svg))))
+    }
+
+    func cancelOrder(_ input: Operations.CancelOrder.Input) async throws -> Operations.CancelOrder.Output {
+        let reason = input.query.reason
+        guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        let identity = try Identity.required
+        let order = try await services.orderTransitions.cancelByCustomer(
+            order: id, reason: try OrderTransitions.reason(reason), by: identity.userID, logger: logger)
+        return .ok(.init(body: .json(.init(order, for: identity))))
+    }
+
+    func transitionOrder(_ input: Operations.TransitionOrder.Input) async throws -> Operations.TransitionOrder.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        let target = OrderStatus(rawValue: body.to.rawValue) ?? .pending
+        let identity = try Identity.required
+        let order = try await services.orderTransitions.move(
+            order: id, to: target, reason: try OrderTransitions.reason(body.reason), by: identity.userID, in: try StoreScope(staff: identity),
+            logger: logger)
+        return .ok(.init(body: .json(.init(order, for: identity))))
+    }
+
+    /// The order, if the caller is its customer or staff of its store; otherwise 404, so
+    /// nobody learns that someone else's order exists.
+    func visibleOrder(_ text: String) async throws -> Order {
+        try await services.orders.order(text, visibleTo: try Identity.required, logger: logger)
+    }
+
+    /// The receipt's QR, for its customer only: the access table already refuses staff (a
+    /// token in staff hands would let the scan hand over without the customer), and another
+    /// customer's order is 404. Staff re-issue a lost receipt with `reissueReceipt`, audited.
+    private func receiptCode(_ orderID: String) async throws -> QRCode {
+        let identity = try Identity.required
+        guard let id = OrderID(orderID) else { throw OrderError.orderNotFound }
+        return try QRCode.encode(try await services.orders.receiptToken(of: id, customer: identity.userID, logger: logger))
+    }
+
+    func reissueReceipt(_ input: Operations.ReissueReceipt.Input) async throws -> Operations.ReissueReceipt.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        guard let reason = try OrderTransitions.reason(body.reason) else {
+            throw APIError.invalidField("reason", "Say why the receipt is issued again (e.g. \"customer's phone is flat\").")
+        }
+        let identity = try Identity.required
+        let reissue = try await services.receipts.reissue(
+            order: id, reason: reason, by: identity.userID, in: try StoreScope(staff: identity), logger: logger)
+        let png = try QRCode.encode(reissue.token.text).png(scale: 8)
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        orderId: id.description, orderNumber: reissue.order.number, customerName: reissue.order.customerName,
+                        pickupToken: reissue.token.text, tokenExpiresAt: reissue.token.claims.expiresAt,
+                        receiptPng: Base64EncodedData(png), reissuedAt: reissue.reissuedAt, reissuedBy: identity.userID.description,
+                        reason: reason))))
+    }
+
+}
+
+extension Components.Schemas.Money {
+    init(_ money: Money) { self.init(amount: money.amount, currency: money.currency) }
+}
+
+extension Components.Schemas.Order {
+    /// The order as `viewer` sees it: only its customer gets the pickup token and receipt
+    /// links; staff find an order by its number and name, and the customer's QR proves they came.
+    init(_ order: Order, for viewer: Identity) {
+        let isCustomer = viewer.userID == order.customerID
+        let currency = order.total.currency
+        let receipt = "/v1/orders/\(order.id)/receipt"
+        self.init(
+            id: order.id.description, number: order.number, storeId: order.storeID.description,
+            customerId: order.customerID.description, customerName: order.customerName,
+            status: .init(rawValue: order.status.rawValue)!, progress: order.status.progress,
+            paymentMethod: .init(rawValue: order.paymentMethod.rawValue)!,
+            paymentStatus: .init(rawValue: order.paymentStatus.rawValue)!,
+            total: .init(order.total), subtotal: .init(order.subtotal),
+            discount: .init(Money(amount: order.discount, currency: currency)), amountDue: .init(order.amountDue),
+            refundDue: order.refundDueAmount > 0 ? .init(Money(amount: order.refundDueAmount, currency: currency)) : nil,
+            lines: order.lines.map { line in
+                .init(
+                    productId: line.productID.description, name: line.name, quantity: line.quantity,
+                    unitPrice: .init(amount: line.unitPrice, currency: currency),
+                    lineTotal: .init(amount: line.removed ? 0 : line.lineTotal, currency: currency), pickedQuantity: line.pickedQuantity,
+                    minimumAge: line.minimumAge, removed: line.removed ? true : nil,
+                    discount: .init(amount: line.discount, currency: currency), substitution: .init(line.substitution),
+                    substitutedQuantity: line.substitutedQuantity,
+                    substitute: line.substitute.map {
+                        .init(
+                            id: $0.id.description, replacesProductId: $0.replaces.description,
+                            status: .init(rawValue: $0.status.rawValue) ?? .proposed, decidedAt: $0.decidedAt)
+                    })
+            },
+            history: order.history.map { event in
+                .init(
+                    from: event.from?.rawValue, to: .init(rawValue: event.to.rawValue)!, by: event.actorID?.description,
+                    byName: event.actorName, at: event.at, reason: event.reason, kind: .init(rawValue: event.kind.rawValue))
+            },
+            placedAt: order.createdAt, packagedAt: order.packagedAt, deliveringAt: order.deliveringAt,
+            completedAt: order.completedAt, cancelledAt: order.cancelledAt, paidAt: order.paidAt,
+            collectedAt: order.collectedAt, collectedBy: order.collectedBy?.description,
+            pickupToken: isCustomer ? order.pickup?.text : nil, tokenExpiresAt: order.pickup?.expiresAt,
+            receiptUrl: isCustomer && order.pickup != nil ? receipt + ".png" : nil,
+            receiptSvgUrl: isCustomer && order.pickup != nil ? receipt + ".svg" : nil)
+        self.idCheck = order.idCheck.map(Components.Schemas.IDCheck.init)
+        self.pickupSlot = order.pickupSlot.map { .init($0, zone: order.pickupTimeZone) }
+        self.arrival = order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) }
+    }
+}
+
+extension Components.Schemas.OrderSummary {
+    /// `ownList`: the customer's own list, which links each receipt; the store's board does not.
+    init(_ order: OrderSummary, ownList: Bool) {
+        self.init(
+            id: order.id.description, number: order.number, storeId: order.storeID.description, customerName: order.customerName,
+            status: .init(rawValue: order.status.rawValue)!, progress: order.status.progress,
+            paymentMethod: .init(rawValue: order.paymentMethod.rawValue)!,
+            paymentStatus: .init(rawValue: order.paymentStatus.rawValue)!, total: .init(order.total),
+            itemCount: order.itemCount, placedAt: order.createdAt, receiptUrl: ownList ? "/v1/orders/\(order.id)/receipt.png" : nil,
+            pickupSlot: order.pickupSlot.map { .init($0, zone: nil) },
+            arrival: order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) })
+    }
+}

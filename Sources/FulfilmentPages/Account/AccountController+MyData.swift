@@ -1,0 +1,101 @@
+import Foundation
+import FulfilmentDomain
+import HTTPTypes
+import Hummingbird
+
+/// "My data", `/account`, for everyone signed in (issue 32): download everything the service
+/// holds about you (`exportMe`, the same streamed document as the API's) and erase your account
+/// (`eraseMe`, with your password, refused while an order is open); see and unlink the identity
+/// providers you sign in with (`unlinkIdentity`, issue 33).
+extension AccountController {
+    var erasures: Erasures { services.erasures }
+
+    func registerAccount(on router: RouteCollection<AppRequestContext>) {
+        router.get("/account") { request, context in
+            try await page(request, context, operation: "exportMe") { visit in
+                try await accountPage(visit, notice: nil)
+            }
+        }
+        router.post("/account/identities/:provider/unlink") { request, context in
+            try await page(request, context, operation: "unlinkIdentity") { visit in
+                do {
+                    guard let provider = context.parameters.get("provider").flatMap(UUID.init(uuidString:)) else {
+                        throw ProviderSignInError.notLinked
+                    }
+                    try await services.providerSignIn.unlink(provider: provider, from: visit.identity, logger: visit.logger)
+                    return try await accountPage(visit, notice: Notice(ok: true, text: "Unlinked."))
+                } catch {
+                    let refused = try Self.clientRefusal(error)
+                    return try await accountPage(visit, notice: Notice(ok: false, text: refused.message), status: refused.status)
+                }
+            }
+        }
+        router.get("/account/export") { request, context in
+            try await page(request, context, operation: "exportMe") { visit in
+                let (head, body) = ExportMiddleware.response(for: visit.identity.userID, database: services.database, logger: visit.logger)
+                return Response(
+                    status: head.status, headers: head.headerFields,
+                    body: ResponseBody(asyncSequence: body.map { ByteBuffer(bytes: $0) }))
+            }
+        }
+        router.post("/account/erase") { request, context in
+            try await page(request, context, operation: "eraseMe") { visit in
+                let content: Erasures.Content = visit.form["deleteContent"] == "on" ? .delete : .keep
+                do {
+                    try await erasures.eraseSelf(visit.identity, password: visit.form["password"] ?? "", content: content, logger: visit.logger)
+                } catch {
+                    let refused = try Self.clientRefusal(error)
+                    return try await accountPage(visit, notice: Notice(ok: false, text: refused.message), status: refused.status)
+                }
+                var response = ConsolePage.message(
+                    "Account erased", "Your account is erased: your name, email and password are gone, and you are signed out.",
+                    session: nil, status: .ok)
+                response.setCookie(ConsoleSession.clearingCookie(secure: secureCookies))
+                return response
+            }
+        }
+    }
+
+    private func accountPage(_ visit: PageVisit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let csrf = ConsolePage.csrfInput(visit.session)
+        let linked = try await services.providerSignIn.linked(visit.identity, logger: visit.logger)
+        let identities = linked.identities.map { identity -> HTML in
+            """
+            <li id="identity-\(identity.providerID.uuidString.lowercased())">\(identity.name)\(identity.email.map { " (\($0))" } ?? "")
+            <form method="post" action="/account/identities/\(identity.providerID.uuidString.lowercased())/unlink" class="inline-form">
+            \(csrf)<button type="submit" class="secondary">Unlink</button></form></li>
+            """
+        }
+        let signIns: HTML =
+            identities.isEmpty
+            ? "<p>You sign in with your email and password.</p>"
+            : """
+            <p>\(linked.hasPassword ? "Your email and password, and:" : "You have no password here; you sign in with:")</p>
+            <ul id="identities">\(identities)</ul>
+            """
+        let passwordField: HTML =
+            linked.hasPassword
+            ? "<label class=\"field\">Password <input name=\"password\" type=\"password\" autocomplete=\"current-password\" required></label>"
+            : "<input type=\"hidden\" name=\"password\" value=\"\">"
+        return ConsolePage(
+            title: "My data", session: visit.session,
+            body: """
+                <h1>My data</h1>
+                \(notice.map { $0.render(id: "account-note") } ?? .empty)
+                <h2>How you sign in</h2>
+                \(signIns)
+                <h2>Download</h2>
+                <p>Everything this shop holds about you, as one JSON file: your account, sign-ins, cart, favourites, orders, recipes, comments and reviews.</p>
+                <p><a class="button" id="export" href="/account/export" download>Download my data</a></p>
+                <h2>Erase my account</h2>
+                <p>Your name, email and password are deleted and you are signed out everywhere. Orders are kept for the shop's books without your name. Open orders must be collected or cancelled first.</p>
+                <form method="post" action="/account/erase" class="fields" id="erase">
+                \(csrf)
+                \(passwordField)
+                <label class="check"><input type="checkbox" name="deleteContent"> Delete my recipes, comments and reviews too</label>
+                <button type="submit" class="danger" id="erase-button">Erase my account</button>
+                </form>
+                """
+        ).response(status: status)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import FulfilmentDomain
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Signing in with an identity provider from a browser (issue 33): the buttons on the sign-in
+/// page, the redirect to the provider, the way back (`/signin/callback`), and the page that asks
+/// an existing account's password once to link it. The session is the console's own cookie.
+extension AccountController {
+    func registerProviderSignIn(on router: RouteCollection<AppRequestContext>) {
+        router.get("/signin/provider/:id") { request, context in
+            do {
+                guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw ProviderSignInError.unknownProvider }
+                let returnTo = Self.returnPath(request.uri.queryParameters.get("returnTo"))
+                let (url, state) = try await services.providerSignIn.startBrowserSignIn(
+                    provider: id, redirectURI: "\(publicURL(of: request))/signin/callback", returnTo: returnTo ?? "", logger: context.logger)
+                return ConsolePage.redirect(url, cookie: stateCookie(state))
+            } catch {
+                return try providerFailure(error, logger: context.logger)
+            }
+        }
+        router.get("/signin/callback") { request, context in
+            let query = request.uri.queryParameters
+            do {
+                let outcome = try await services.providerSignIn.finishBrowserSignIn(
+                    state: query.get("state"), cookie: request.cookies[ProviderSignIn.stateCookie]?.value, code: query.get("code"),
+                    error: query.get("error"), logger: context.logger)
+                return signedIn(outcome)
+            } catch {
+                return try providerFailure(error, logger: context.logger)
+            }
+        }
+        router.get("/signin/link") { request, context in
+            do {
+                let (email, provider) = try await services.providerSignIn.waitingForPassword(
+                    state: request.cookies[ProviderSignIn.stateCookie]?.value, logger: context.logger)
+                return linkPage(email: email, provider: provider, problem: nil).response()
+            } catch {
+                return try providerFailure(error, logger: context.logger)
+            }
+        }
+        router.post("/signin/link") { request, context in
+            let form = try await ConsoleForm.read(request)
+            let state = request.cookies[ProviderSignIn.stateCookie]?.value
+            do {
+                let outcome = try await services.providerSignIn.linkWithPassword(
+                    state: state, password: form["password"] ?? "", logger: context.logger)
+                return signedIn(outcome)
+            } catch AccountError.inField(let error, _) where error == .wrongPassword {
+                let (email, provider) = try await services.providerSignIn.waitingForPassword(state: state, logger: context.logger)
+                return linkPage(email: email, provider: provider, problem: "That is not this account's password.")
+                    .response(status: .unprocessableContent)
+            } catch {
+                return try providerFailure(error, logger: context.logger)
+            }
+        }
+    }
+
+    /// The session's cookie, and a page that moves on to where the person was going. Not a
+    /// redirect: the way here began at the provider's site, and a browser does not send a
+    /// SameSite=Strict cookie on a redirect chain that crossed sites; a page of this site that
+    /// moves on itself (meta refresh, no script) starts a same-site navigation that does.
+    private func signedIn(_ outcome: ProviderSignIn.BrowserOutcome) -> Response {
+        switch outcome {
+        case .needsPassword:
+            return ConsolePage.redirect("/signin/link")
+        case .signedIn(let signedIn, let returnTo):
+            let next = returnTo.isEmpty ? Self.home(for: signedIn.user.role) : returnTo
+            var response = ConsolePage(
+                title: "Signed in", session: nil,
+                body: """
+                    <section class="signin" id="signed-in" data-next="\(next)">
+                    <h1>Signed in</h1>
+                    <p>Welcome, \(signedIn.user.name). <a href="\(next)" id="continue">Continue</a>.</p>
+                    </section>
+                    """, refreshTo: next
+            ).response()
+            response.setCookie(ConsoleSession.cookie(token: signedIn.token.text, secure: secureCookies))
+            response.setCookie(stateCookie(nil))
+            return response
+        }
+    }
+
+    /// A sign-in that failed: which step, and the service's sentence; nobody is signed in. A
+    /// fault of this service's own is thrown, to be logged and answered as one.
+    private func providerFailure(_ error: any Error, logger: Logger) throws -> Response {
+        let refused = try Self.clientRefusal(error)
+        let step: String =
+            if case .string(let step)? = refused.details?["step"] {
+                [
+                    "provider": "reaching the provider", "state": "coming back from the provider", "code_exchange": "completing the sign-in",
+                    "id_token": "checking who the provider says you are", "account": "finding your account",
+                ][step] ?? step
+            } else { "signing in" }
+        var response = ConsolePage(
+            title: "Sign-in failed", session: nil,
+            body: """
+                <section class="notice notice-refused" role="alert" id="provider-failure" data-code="\(refused.code)">
+                <h1>Sign-in failed while \(step)</h1>
+                <p>\(refused.message)</p>
+                <p><a href="/">Back to sign in</a></p>
+                </section>
+                """
+        ).response(status: refused.status)
+        response.setCookie(stateCookie(nil))
+        return response
+    }
+
+    func linkPage(email: String, provider: String, problem: String?) -> ConsolePage {
+        let notice: HTML = problem.map { "<p class=\"notice notice-refused\" role=\"alert\" id=\"link-problem\">\($0)</p>" } ?? .empty
+        return ConsolePage(
+            title: "Link \(provider)", session: nil,
+            body: """
+                <form method="post" action="/signin/link" class="signin" id="link-form">
+                <h1>Link \(provider) to your account</h1>
+                \(notice)
+                <p>\(provider) says you are <strong>\(email)</strong>, and an account with that email already exists here.
+                Enter its password once to link them; after that, \(provider) signs you in.</p>
+                <input type="hidden" name="email" autocomplete="username" value="\(email)">
+                <label for="link-password">Password</label>
+                <input id="link-password" name="password" type="password" autocomplete="current-password" required>
+                <button type="submit" id="link-button">Link and sign in</button>
+                </form>
+                """)
+    }
+
+    /// The sign-in page's buttons: links (a form could not follow a redirect to another site
+    /// under this site's `form-action 'self'`).
+    func providerButtons(logger: Logger) async throws -> HTML {
+        let providers = try await services.providerSignIn.providers(logger: logger)
+        guard !providers.isEmpty else { return .empty }
+        let links = providers.map { provider -> HTML in
+            "<li><a class=\"button provider\" href=\"\(provider.signInPath)\">Sign in with \(provider.name)</a></li>"
+        }
+        return "<ul class=\"providers\" id=\"providers\">\(links)</ul><p class=\"hint\">or with your email and password:</p>"
+    }
+
+    /// The state's cookie: sent back on the provider's redirect (a top-level navigation, so Lax),
+    /// to this path only, for the sign-in's 10 minutes; nil clears it.
+    private func stateCookie(_ state: String?) -> Cookie {
+        Cookie(
+            name: ProviderSignIn.stateCookie, value: state ?? "", expires: state == nil ? Date(timeIntervalSince1970: 0) : nil,
+            maxAge: state == nil ? 0 : 600, path: "/signin", secure: secureCookies, httpOnly: true, sameSite: .lax)
+    }
+
+    /// The address browsers reach this service at: `FULFILMENT_PUBLIC_URL`, or the request's own.
+    private func publicURL(of request: Request) -> String {
+        if let configured = services.providerSignIn.settings.publicURL { return configured }
+        let host = request.head.authority ?? request.headers[HTTPField.Name("Host")!] ?? "127.0.0.1"
+        return "\(secureCookies ? "https" : "http")://\(host)"
+    }
+
+    /// A path within this site to return to after signing in, or nil.
+    static func returnPath(_ raw: String?) -> String? {
+        guard let raw, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.hasPrefix("/\\"), raw.count <= 500,
+            !raw.contains(where: { $0.isWhitespace || $0.isNewline })
+        else { return nil }
+        return raw
+    }
+}

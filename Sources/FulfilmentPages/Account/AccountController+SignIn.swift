@@ -1,0 +1,67 @@
+import Foundation
+import FulfilmentDomain
+import HTTPTypes
+import Hummingbird
+
+/// `/`: the sign-in page, or the right start page for whoever is signed in (staff and managers
+/// to the desk, the chain's admins to its stores, customers to the shop); `POST /signin` and `POST /signout`.
+extension AccountController {
+    func registerSignIn(on router: RouteCollection<AppRequestContext>) {
+        router.get("/") { request, context in
+            if let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger) {
+                return ConsolePage.redirect(Self.home(for: session.identity.role))
+            }
+            return signInPage(email: nil, problem: nil, providers: try await providerButtons(logger: context.logger)).response()
+        }
+        router.post("/signin") { request, context in
+            let form = try await ConsoleForm.read(request)
+            do {
+                let signedIn = try await accounts.login(email: form["email"] ?? "", password: form["password"] ?? "", logger: context.logger)
+                return ConsolePage.redirect(
+                    Self.home(for: signedIn.user.role), cookie: ConsoleSession.cookie(token: signedIn.token.text, secure: secureCookies))
+            } catch {
+                let apiError = ErrorMiddleware<AppRequestContext>.apiError(for: error)
+                guard apiError.status != .internalServerError else { return refusal(error, session: nil, logger: context.logger) }
+                var response = signInPage(
+                    email: form["email"], problem: apiError.message, providers: try await providerButtons(logger: context.logger)
+                ).response(status: apiError.status)
+                response.headers[.wwwAuthenticate] = nil
+                return response
+            }
+        }
+        router.post("/signout") { request, context in
+            try await page(request, context, operation: "logout") { visit in
+                try await accounts.logout(visit.identity, logger: visit.logger)
+                return ConsolePage.redirect("/", cookie: ConsoleSession.clearingCookie(secure: secureCookies))
+            }
+        }
+    }
+
+    static func home(for role: Role) -> String {
+        switch role {
+        case .staff, .manager: "/console/desk"
+        case .admin: "/console/stores"
+        case .customer: "/shop"
+        }
+    }
+
+    func signInPage(email: String?, problem: String?, providers: HTML) -> ConsolePage {
+        let notice: HTML = problem.map { "<p class=\"notice notice-refused\" role=\"alert\" id=\"sign-in-problem\">\($0)</p>" } ?? .empty
+        return ConsolePage(
+            title: "Sign in", session: nil,
+            body: """
+                <form method="post" action="/signin" class="signin" id="sign-in">
+                <h1>Sign in</h1>
+                \(notice)
+                \(providers)
+                <label for="email">Email</label>
+                <input id="email" name="email" type="email" autocomplete="username" required value="\(email ?? "")">
+                <label for="password">Password</label>
+                <input id="password" name="password" type="password" autocomplete="current-password" required>
+                <button type="submit" id="sign-in-button">Sign in</button>
+                <p class="hint">Customers: the shop, your orders and pickup codes. Staff and managers: the store console.</p>
+                <p>New here? <a href="/shop/register" id="register-link">Create an account</a>.</p>
+                </form>
+                """)
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import FulfilmentDomain
+import Hummingbird
+
+/// The front door every role shares: signing in (with a password or an identity provider),
+/// signing out, and "My data" (what the service holds about the signed-in person, its export,
+/// unlinking a provider, erasing the account). Where a signed-in person lands next depends on
+/// their role (`home(for:)`): the console for staff, the shop for customers.
+package struct AccountController: PageController {
+    package let services: Services
+    package let secureCookies: Bool
+
+    package init(services: Services, secureCookies: Bool) {
+        self.services = services
+        self.secureCookies = secureCookies
+    }
+
+    /// `/`, `/signin...`, `/signout` and `/account...`, behind the pages' one same-origin check.
+    package var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self).add(middleware: SameOriginMiddleware())
+        registerSignIn(on: routes)
+        registerProviderSignIn(on: routes)
+        registerAccount(on: routes)
+        return routes
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import FulfilmentDomain
+import HTTPTypes
+import Hummingbird
+
+/// Sales, `/console/sales`, for managers: the store's sales running, upcoming and ended, each
+/// with its product, sale price, regular price and window; a form to put a product on sale; and
+/// an End button on each running or upcoming one. Staff, who may list sales, see the lists alone. Each is its API operation (`listSales`,
+/// `createSale`, `endSale`) through `Sales`, as the handlers call it. Times are UTC, as the
+/// console writes them everywhere.
+extension ConsoleController {
+    var sales: Sales { services.sales }
+
+    func registerSales(on router: RouteCollection<AppRequestContext>) {
+        router.get("/console/sales") { request, context in
+            try await page(request, context, operation: "listSales", store: { $0.storeID }) { visit in
+                try await salesPage(visit, notice: nil)
+            }
+        }
+        router.post("/console/sales") { request, context in
+            try await saleAction(request, context, operation: "createSale") { visit, scope in
+                let form = visit.form
+                guard let product = form.text("productId").flatMap(ProductID.init) else {
+                    throw SaleError.invalidField("productId", "Choose a product.")
+                }
+                guard let amount = form.text("price").flatMap(Self.saleAmount) else {
+                    throw SaleError.invalidField("price", "Write the sale price as an amount such as 12.50.")
+                }
+                guard let startsAt = form.text("startsAt").flatMap(Self.utcMinute) else {
+                    throw SaleError.invalidField("startsAt", "Give the start as a date and time.")
+                }
+                guard let endsAt = form.text("endsAt").flatMap(Self.utcMinute) else {
+                    throw SaleError.invalidField("endsAt", "Give the end as a date and time.")
+                }
+                let price = try await prices.at(scope, product: product, logger: visit.logger)
+                let sale = try await sales.create(
+                    Sale.Draft(
+                        product: product, price: Money(amount: amount, currency: price.catalog.currency), startsAt: startsAt, endsAt: endsAt),
+                    by: visit.identity.userID, in: scope, logger: visit.logger)
+                return
+                    "\(sale.productName) is on sale at \(MoneyText.format(sale.price.amount, sale.price.currency)) until \(TimeText.format(sale.endsAt))."
+            }
+        }
+        router.post("/console/sales/:saleId/end") { request, context in
+            let id = context.parameters.get("saleId") ?? ""
+            return try await saleAction(request, context, operation: "endSale") { visit, scope in
+                guard let saleID = SaleID(id) else { throw SaleError.saleNotFound }
+                let sale = try await sales.end(saleID, by: visit.identity.userID, in: scope, logger: visit.logger)
+                return sale.state == .withdrawn ? "The sale of \(sale.productName) was withdrawn." : "The sale of \(sale.productName) ended."
+            }
+        }
+    }
+
+    private var prices: Prices { services.prices }
+
+    /// "450" or "450.50" as minor units (45050), from a form: whole units and at most two decimals.
+    static func saleAmount(_ text: String) -> Int64? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = { (part: Substring) in part.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard let whole = parts.first, (1...11).contains(whole.count), digits(whole), let units = Int64(whole) else { return nil }
+        guard parts.count == 2 else { return units * 100 }
+        guard (1...2).contains(parts[1].count), digits(parts[1]), let fraction = Int64(parts[1]) else { return nil }
+        return units * 100 + (parts[1].count == 1 ? fraction * 10 : fraction)
+    }
+
+    /// A `datetime-local` value (`2026-12-01T09:30`, seconds optional) read as UTC.
+    static func utcMinute(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.formatOptions = [.withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime]
+        let padded = text.count == 16 ? text + ":00" : text
+        return formatter.date(from: padded)
+    }
+
+    /// A manager's sale form: the operation's check for their own store, then `body`; its
+    /// sentence (or the refusal's) is shown above the lists.
+    private func saleAction(
+        _ request: Request, _ context: AppRequestContext, operation: String,
+        _ body: @escaping @Sendable (PageVisit, StoreScope) async throws -> String
+    ) async throws -> Response {
+        try await storeForm(request, context, operation: operation, render: { try await salesPage($0, notice: $1, status: $2) }, body)
+    }
+
+    func salesPage(_ visit: PageVisit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let scope = try StoreScope(staff: visit.identity)
+        let csrf = ConsolePage.csrfInput(visit.session)
+        let manages = visit.identity.role == .manager
+        var sections: [HTML] = []
+        for (state, title) in [(Sale.State.running, "Running"), (.upcoming, "Upcoming"), (.ended, "Ended")] {
+            let page = try await sales.list(state, in: scope, limit: 100, cursor: nil, logger: visit.logger)
+            let rows = page.items.map { saleRow($0, csrf: manages ? csrf : nil) }
+            let table: HTML =
+                rows.isEmpty
+                ? "<p class=\"hint\">None.</p>"
+                : """
+                <table id="sales-\(state.rawValue)" class="cards"><thead><tr><th>Product</th><th>Sale price</th><th>Regular price</th><th>From</th><th>Until</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
+                """
+            sections.append("<h2>\(title)</h2>\n\(table)")
+        }
+        let form = manages ? try await saleForm(scope, csrf: csrf, visit: visit) : .empty
+        return ConsolePage(
+            title: "Sales", session: visit.session,
+            body: """
+                <h1>Sales</h1>
+                \(notice.map { $0.render(id: "sale-note") } ?? .empty)
+                \(HTML.join(sections))
+                \(form)
+                """
+        ).response(status: status)
+    }
+
+    /// The form that puts one of the store's products (its first 100 by name) on sale.
+    private func saleForm(_ scope: StoreScope, csrf: HTML, visit: PageVisit) async throws -> HTML {
+        let range = try await stock.list(in: scope, lowOnly: false, limit: 100, cursor: nil, logger: visit.logger).items
+        let options = range.map { product -> HTML in
+            "<option value=\"\(product.id.description)\">\(product.name) (\(MoneyText.format(product.priceAmount, product.currency)))</option>"
+        }
+        return """
+            <h2>Put a product on sale</h2>
+            <form method="post" action="/console/sales" class="fields" id="new-sale">
+            \(csrf)
+            <label class="field">Product <select name="productId" required>\(HTML.join(options))</select></label>
+            <label class="field">Sale price <input name="price" inputmode="decimal" size="8" placeholder="450.00" required></label>
+            <label class="field">From (UTC) <input name="startsAt" type="datetime-local" required></label>
+            <label class="field">Until (UTC) <input name="endsAt" type="datetime-local" required></label>
+            <button type="submit">Put on sale</button>
+            </form>
+            """
+    }
+
+    /// A sale's row; with `csrf` (a manager's page), an End button while it runs or is to come.
+    private func saleRow(_ sale: Sale, csrf: HTML?) -> HTML {
+        var end: HTML = sale.endedEarly ? "ended early" : .empty
+        if let csrf, sale.state == .running || sale.state == .upcoming {
+            end = """
+                <form method="post" action="/console/sales/\(sale.id.description)/end">\(csrf)<button type="submit" class="secondary">End</button></form>
+                """
+        }
+        return """
+            <tr id="sale-\(sale.id.description)">
+            <td><strong>\(sale.productName)</strong></td>
+            <td data-label="Sale price">\(MoneyText.format(sale.price.amount, sale.price.currency))</td>
+            <td data-label="Regular price">\(MoneyText.format(sale.regularPrice.amount, sale.regularPrice.currency))</td>
+            <td data-label="From">\(TimeText.format(sale.startsAt))</td>
+            <td data-label="Until">\(TimeText.format(sale.endsAt))</td>
+            <td>\(end)</td>
+            </tr>
+            """
+    }
+}

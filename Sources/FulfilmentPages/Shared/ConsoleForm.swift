@@ -1,0 +1,47 @@
+import Foundation
+import FulfilmentDomain
+import Hummingbird
+
+/// The fields of an `application/x-www-form-urlencoded` body, as the browser sends a form.
+/// A repeated name keeps its last value; a missing one reads as nil.
+struct ConsoleForm: Sendable {
+    var fields: [String: String]
+
+    static var maximumBytes: Int { BodyLimit.form.bytes }
+
+    subscript(_ name: String) -> String? { fields[name] }
+
+    /// The trimmed value, nil when absent or blank.
+    func text(_ name: String) -> String? {
+        guard let value = fields[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// The field as a whole number within `range` (`ClientNumber`): nil when absent or blank,
+    /// `invalid_field` when it is anything else. There is no unbounded reader on purpose.
+    func int(_ name: String, label: String? = nil, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+        try ClientNumber.read(fields[name], field: name, label: label, in: range)
+    }
+
+    init(fields: [String: String]) { self.fields = fields }
+
+    init(encoded: String) {
+        var fields: [String: String] = [:]
+        for pair in encoded.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = Self.decode(parts[0])
+            fields[name] = parts.count > 1 ? Self.decode(parts[1]) : ""
+        }
+        self.fields = fields
+    }
+
+    static func read(_ request: Request) async throws -> ConsoleForm {
+        let buffer = try await request.body.collect(upTo: maximumBytes)
+        return ConsoleForm(encoded: String(buffer: buffer))
+    }
+
+    private static func decode(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import FulfilmentDomain
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The web shop (issue 28): a customer's way in without an app, served beside the console on the
+/// same cookie session, CSRF token and CSP. Every page stands for the API operation a shop's app
+/// would call (`searchProducts`, `setCartItem`, `checkout`...) and passes its access rule; every
+/// action calls that operation's domain code. Pages are plain forms that post and redirect; the
+/// shop's script (`shop.js`) only adds live order tracking, quantities without a reload, and a
+/// camera barcode scan. The customer's own order pages (`/orders`) are the shop's too.
+///
+/// Routes are in `ShopController+*.swift`, one file per part of the shop; views are in `Views/`.
+package struct ShopController: PageController {
+    package let services: Services
+    package let secureCookies: Bool
+
+    package init(services: Services, secureCookies: Bool) {
+        self.services = services
+        self.secureCookies = secureCookies
+    }
+
+    /// The shop's routes (`/shop/...` and `/orders/...`), behind the pages' one same-origin check.
+    package var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self).add(middleware: SameOriginMiddleware())
+        registerShopAccount(on: routes)
+        registerShopCatalogue(on: routes)
+        registerShopCart(on: routes)
+        registerShopCheckout(on: routes)
+        registerCustomerOrders(on: routes)
+        return routes
+    }
+}
+
+extension ShopController {
+
+    /// Where a customer is shopping: the cart's store (else the one they chose), and the cart.
+    struct ShopPlace: Sendable {
+        var store: StoreRecord?
+        var cart: Cart
+        var itemCount: Int { cart.lines.reduce(0) { $0 + $1.quantity } }
+    }
+
+    func shopPlace(_ visit: PageVisit) async throws -> ShopPlace {
+        let customer = visit.identity.userID
+        let cart = try await services.carts.cart(customer: customer, logger: visit.logger)
+        var storeID = cart.storeID
+        if storeID == nil { storeID = try await services.favourites.chosenStore(of: customer, logger: visit.logger) }
+        let store = try await storeID.asyncMap { try await services.catalogue.store($0, logger: visit.logger) }
+        return ShopPlace(store: store, cart: cart)
+    }
+
+    /// A shop page: the console's shell with the customer's navigation, the cart's count, the
+    /// shop's script and, when there is one, the outcome of the last form above the body.
+    func shopPage(
+        _ title: String, _ visit: PageVisit, place: ShopPlace?, notice: Notice? = nil, status: HTTPResponse.Status = .ok, body: HTML
+    ) -> Response {
+        let shown = notice ?? Self.redirectNotice(visit.request)
+        return ConsolePage(
+            title: title, session: visit.session,
+            body: """
+                <div id="shop-notice">\(shown.map { $0.render(id: "notice") } ?? .empty)</div>
+                \(body)
+                """,
+            scripts: ["shop.js"], cartCount: place?.itemCount
+        ).response(status: status)
+    }
+
+    /// Runs a shop form's `body`; a refusal (the API's status and sentence) is shown by `render`
+    /// above the page the form was on, a success redirects to `back` with its notice.
+    func shopForm(
+        _ visit: PageVisit, render: (Notice, HTTPResponse.Status) async throws -> Response, _ body: () async throws -> String
+    ) async throws -> Response {
+        do {
+            let done = try await body()
+            return ConsolePage.redirect(Self.backPath(visit.form["back"], notice: done))
+        } catch {
+            let refused = try Self.clientRefusal(error)
+            return try await render(Notice(ok: false, text: refused.message), refused.status)
+        }
+    }
+
+    /// The sentences a redirect may ask a page to show (`?notice=added`): fixed, so a link from
+    /// elsewhere cannot put words in the shop's mouth.
+    static let redirectNotices: [String: String] = [
+        "added": "Added to your cart.",
+        "updated": "Your cart is updated.",
+        "removed": "Removed from your cart.",
+        "favourite": "Saved to your favourites.",
+        "unfavourite": "Removed from your favourites.",
+        "store": "Your store is chosen: prices, stock and aisles are now that store's.",
+        "coupon": "The coupon is on your cart.",
+        "uncoupon": "The coupon is off your cart.",
+        "placed": "Your order is placed. Show the code below at the desk.",
+        "arrived": "Thank you: the store knows you are here and is bringing your order out.",
+        "welcome": "Welcome! Choose the store you will collect from.",
+    ]
+
+    static func redirectNotice(_ request: Request) -> Notice? {
+        guard let key = query(request)["notice"], let text = redirectNotices[key] else { return nil }
+        return Notice(ok: true, text: text)
+    }
+
+    /// The query as a GET form sends it (`+` is a space), read as the form fields it is.
+    static func query(_ request: Request) -> ConsoleForm {
+        ConsoleForm(encoded: request.uri.query ?? "")
+    }
+
+    /// A form's `back` as a path of this shop (never another site, never `//host`), with the notice.
+    static func backPath(_ back: String?, notice: String) -> String {
+        var path = "/shop/cart"
+        if let back, back.hasPrefix("/shop") || back.hasPrefix("/orders/"), !back.hasPrefix("//"), !back.contains("\\"),
+            back.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f })
+        {
+            path = back
+        }
+        var components = URLComponents(string: path) ?? URLComponents(string: "/shop/cart")!
+        var items = (components.queryItems ?? []).filter { $0.name != "notice" }
+        items.append(URLQueryItem(name: "notice", value: notice))
+        components.queryItems = items
+        return components.string ?? "/shop/cart"
+    }
+
+    /// The hidden fields every shop form carries: the anti-forgery token and where to come back to.
+    static func shopFormFields(_ visit: PageVisit, back: String) -> HTML {
+        "\(ConsolePage.csrfInput(visit.session))<input type=\"hidden\" name=\"back\" value=\"\(back)\">"
+    }
+
+    /// This request's path and query without its notice: where a form on this page comes back to.
+    static func here(_ request: Request) -> String {
+        guard var components = URLComponents(string: request.uri.description) else { return request.uri.path }
+        components.queryItems = components.queryItems?.filter { $0.name != "notice" }
+        if components.queryItems?.isEmpty == true { components.queryItems = nil }
+        return components.string ?? request.uri.path
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}
