@@ -52,9 +52,10 @@ let package = Package(
             dependencies: [
                 "CQREncode", "CPNGWriter",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: strict
         ),
-        .target(name: "PickList"),
+        .target(name: "PickList", swiftSettings: strict),
         // The service, split along the request path so the compiler holds the seams: the domain
         // (services, queries, SQL access, events, and the HTTP plumbing both doors share), the API's
         // handlers (the contract), the pages (console and shop), and the application that mounts
@@ -104,6 +105,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The pages' stylesheet and scripts, as files (`ConsoleAssets` serves them).
+            resources: [.copy("Assets")],
             swiftSettings: strict
         ),
         .target(
@@ -122,16 +125,18 @@ let package = Package(
             dependencies: [
                 "Fulfilment", "FulfilmentDomain", "QRReceipt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: strict
         ),
-        .executableTarget(name: "QRBench", dependencies: ["QRReceipt"]),
-        .executableTarget(name: "PickBench", dependencies: ["PickList"]),
+        .executableTarget(name: "QRBench", dependencies: ["QRReceipt"], swiftSettings: strict),
+        .executableTarget(name: "PickBench", dependencies: ["PickList"], swiftSettings: strict),
         .executableTarget(
             name: "StackFloorBench",
             dependencies: [
                 "Fulfilment", "FulfilmentDomain", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
+            ],
+            swiftSettings: strict
         ),
 
         // The client: the contract's types and client (generated from Sources/FulfilmentClient/openapi.yaml,
@@ -142,15 +147,19 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
+            // No `strict` here: this target is the generator's public output, which imports
+            // `Foundation` publicly in files that then declare nothing public (its warnings are
+            // the generator's, and the handwritten files here have none).
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         // Helpers the test targets share (running a program to completion).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(
             name: "QRReceiptTests",
-            dependencies: ["QRReceipt", "CPNGWriter", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["QRReceipt", "CPNGWriter", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
         ),
-        .testTarget(name: "PickListTests", dependencies: ["PickList", "TestSupport"]),
+        .testTarget(name: "PickListTests", dependencies: ["PickList", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "FulfilmentTests",
             dependencies: [
@@ -160,7 +169,8 @@ let package = Package(
                 // Tokens the tests forge, signed as an identity provider would (issue 33).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]

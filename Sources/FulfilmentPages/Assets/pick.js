@@ -1,0 +1,2 @@
+
+keepScanFocus('barcode');
