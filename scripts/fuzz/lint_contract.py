@@ -1,8 +1,10 @@
 """Checks the conventions that keep the contract truthful under fuzzing, before fuzzing it:
 every JSON body is required and documents 400 (unreadable JSON), every operation with query
 parameters documents 422 (a value it does not take), every request schema is closed
-(`additionalProperties: false`) except the payment provider's webhook event. Prints each
-breach and exits 1 when there is one."""
+(`additionalProperties: false`) except the payment provider's webhook event, and every key and
+`required` name is a string as a YAML 1.1 reader (PyYAML, and the code generators built on it)
+reads it: an unquoted `on`, `yes` or `no` is read as a boolean. Prints each breach and exits 1
+when there is one."""
 import yaml, re, sys
 p=sys.argv[1]
 d=yaml.safe_load(open(p))
@@ -37,5 +39,16 @@ for r in sorted(req):
     sc=schemas[r]
     if sc.get('type')=='object' and sc.get('additionalProperties') is not False and r!='PaymentWebhookEvent':
         problems.append(('open schema', r))
+def yaml11(node, where):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if not isinstance(k, str): problems.append(('a key a YAML 1.1 reader takes for %r (quote it) at' % (k,), where))
+            if k == 'required' and isinstance(v, list):
+                for n in v:
+                    if not isinstance(n, str): problems.append(('a required name a YAML 1.1 reader takes for %r (quote it) at' % (n,), where))
+            yaml11(v, where + '/' + str(k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node): yaml11(v, '%s/%d' % (where, i))
+yaml11(d, '#')
 for pr in problems: print('contract:', *pr)
 sys.exit(1 if problems else 0)
