@@ -21,7 +21,7 @@ extension PickRoute {
             <body>
             <header class="sheet-header">
             <h1>Pick list <span class="store">\(e(header.storeName))</span></h1>
-            <p class="meta">Batch <strong class="batch">\(e(header.pickListID))</strong> · \
+            <p class="meta">Pick list <strong class="pick-list-id">\(e(header.pickListID))</strong> · \
             <time datetime="\(e(header.createdMachineText))">\(e(header.createdText))</time> · \
             \(Self.counted(totes.count, "order")) · \(Self.counted(stopCount, "stop")) · \
             \(Self.counted(itemCount, "item"))</p>

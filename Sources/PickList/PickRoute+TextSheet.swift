@@ -7,7 +7,7 @@ extension PickRoute {
     public func textSheet(header: PickSheetHeader, width: PrinterWidth) -> String {
         var sheet = TextSheet(width: width.columns)
         sheet.paragraph(["PICK", "LIST:"] + TextWrapping.words(header.storeName))
-        sheet.paragraph(["Batch"] + TextWrapping.words(header.pickListID))
+        sheet.paragraph(["Pick", "list"] + TextWrapping.words(header.pickListID))
         sheet.paragraph(["Created"] + TextWrapping.words(header.createdText))
         let stopCount = sections.reduce(unlocated.count) { $0 + $1.stops.count }
         let counts = [Self.counted(totes.count, "order"), Self.counted(stopCount, "stop"), Self.counted(itemCount, "item")]

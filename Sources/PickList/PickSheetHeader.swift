@@ -3,8 +3,8 @@ import Foundation
 /// What the caller knows about the pick list that the route doesn't: printed at the top of every sheet.
 public struct PickSheetHeader: Hashable, Sendable {
     public var storeName: String
-    /// The pick list's id, printed after the word "Batch" as sheets always have (a renamed
-    /// type is no reason to change what staff read on paper).
+    /// The pick list's id, printed after the words "Pick list": the one name the console, the
+    /// API and the sheet use for it (sheets once said "Batch").
     public var pickListID: String
     public var createdAt: Date
     /// The store's time zone; the date is printed in it, so the sheet doesn't depend on the

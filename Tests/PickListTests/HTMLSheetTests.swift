@@ -48,7 +48,7 @@ struct HTMLSheetTests {
             #expect(html.contains("<li><span class=\"tote\">\(tote.label)</span> #\(tote.orderNumber)</li>"))
         }
         #expect(html.contains("Corner Store Deli"))
-        #expect(html.contains("<strong class=\"batch\">B-0007</strong>"))
+        #expect(html.contains("<strong class=\"pick-list-id\">B-0007</strong>"))
         #expect(html.contains("<time datetime=\"2025-11-22T16:35:00Z\">2025-11-22 16:35 GMT</time>"))
     }
 

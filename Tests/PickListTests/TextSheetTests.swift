@@ -71,7 +71,7 @@ struct TextSheetTests {
         #expect(
             route.textSheet(header: Store.header, width: .receipt42) == """
                 PICK LIST: Corner Store Deli
-                Batch B-0007
+                Pick list B-0007
                 Created 2025-11-22 16:35 GMT
                 2 orders, 3 stops, 8 items
                 Totes: A=#1042, B=#1043

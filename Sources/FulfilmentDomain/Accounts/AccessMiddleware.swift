@@ -14,9 +14,13 @@ package struct AccessMiddleware: ServerMiddleware {
     /// Idle and absolute session lifetimes, enforced where the token is resolved.
     package let sessionLifetime: SessionLifetime
 
+    /// Resolves the bearer token (built once, with the middleware).
+    private let sessions: Sessions
+
     package init(database: Database, sessionLifetime: SessionLifetime) {
         self.database = database
         self.sessionLifetime = sessionLifetime
+        self.sessions = Sessions(database: database, lifetime: sessionLifetime)
     }
 
     package func intercept(
@@ -65,6 +69,6 @@ package struct AccessMiddleware: ServerMiddleware {
 
     private func admit(_ session: PresentedSession, logger: Logger) async throws -> Identity {
         try session.admit(
-            try await Sessions(database: database, lifetime: sessionLifetime).lookUp(tokenHash: session.tokenHash, logger: logger))
+            try await sessions.lookUp(tokenHash: session.tokenHash, logger: logger))
     }
 }

@@ -31,10 +31,11 @@ public struct Accounts: Sendable {
         self.throttle = throttle
         self.sessionLifetime = sessionLifetime
         self.dummyHash = Bcrypt.hash(UUID().uuidString, cost: hasher.cost)
+        self.sessions = Sessions(database: database, lifetime: sessionLifetime)
     }
 
-    /// Resolves presented tokens with this service's lifetimes.
-    package var sessions: Sessions { Sessions(database: database, lifetime: sessionLifetime) }
+    /// Resolves presented tokens with this service's lifetimes (built once, with the service).
+    package let sessions: Sessions
 
     package struct SignedIn: Sendable {
         package var user: User

@@ -6,6 +6,13 @@ import Logging
 /// its discount (the cart's `coupon`), and checkout redeems it (`place_order`).
 package struct Coupons: Sendable {
     package let database: Database
+    /// The cart a coupon goes on, read back after applying it.
+    private let carts: Carts
+
+    package init(database: Database) {
+        self.database = database
+        self.carts = Carts(database: database)
+    }
 
     /// Unknown codes one account may try in `throttleWindowSeconds` before every application
     /// is refused (429) until the window ends.
@@ -74,12 +81,12 @@ package struct Coupons: Sendable {
             default: throw CouponError.refused(refusal)
             }
         }
-        return try await Carts(database: database).cart(customer: customer, logger: logger)
+        return try await carts.cart(customer: customer, logger: logger)
     }
 
     /// Takes the coupon off the customer's cart (none is not an error) and answers the cart.
     package func remove(customer: UserID, logger: Logger) async throws -> Cart {
         try await CouponQueries.remove(customer: customer, on: database.client, logger: logger)
-        return try await Carts(database: database).cart(customer: customer, logger: logger)
+        return try await carts.cart(customer: customer, logger: logger)
     }
 }

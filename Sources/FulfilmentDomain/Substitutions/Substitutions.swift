@@ -8,6 +8,13 @@ import PostgresNIO
 /// locks and checks everything under them, then settles what a paid order is owed back.
 package struct Substitutions: Sendable {
     package let database: Database
+    /// The pick list a substitution is proposed on, read for its route.
+    private let pickLists: PickLists
+
+    package init(database: Database) {
+        self.database = database
+        self.pickLists = PickLists(database: database)
+    }
 
     /// What the picker scanned or chose as the substitute.
     package enum Choice: Sendable {
@@ -26,7 +33,7 @@ package struct Substitutions: Sendable {
         guard (1...Cart.maximumQuantity).contains(quantity) else {
             throw SubstitutionError.invalidField("quantity", "The quantity is a whole number from 1 to \(Cart.maximumQuantity).")
         }
-        let list = try await PickLists(database: database).pickList(pickList, in: scope, logger: logger)
+        let list = try await pickLists.pickList(pickList, in: scope, logger: logger)
         guard list.isOpen else { throw PickListError.closed }
         let substitute = try await resolve(choice, logger: logger)
         let id = SubstitutionID(UUID())
