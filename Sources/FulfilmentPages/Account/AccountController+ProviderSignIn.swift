@@ -35,7 +35,7 @@ extension AccountController {
             do {
                 let (email, provider) = try await services.providerSignIn.waitingForPassword(
                     state: request.cookies[ProviderSignIn.stateCookie]?.value, logger: context.logger)
-                return linkPage(email: email, provider: provider, problem: nil).response()
+                return SignInView.linkPage(email: email, provider: provider, problem: nil).response()
             } catch {
                 return try providerFailure(error, logger: context.logger)
             }
@@ -49,7 +49,7 @@ extension AccountController {
                 return signedIn(outcome)
             } catch AccountError.inField(let error, _) where error == .wrongPassword {
                 let (email, provider) = try await services.providerSignIn.waitingForPassword(state: state, logger: context.logger)
-                return linkPage(email: email, provider: provider, problem: "That is not this account's password.")
+                return SignInView.linkPage(email: email, provider: provider, problem: "That is not this account's password.")
                     .response(status: .unprocessableContent)
             } catch {
                 return try providerFailure(error, logger: context.logger)
@@ -67,15 +67,7 @@ extension AccountController {
             return ConsolePage.redirect("/signin/link")
         case .signedIn(let signedIn, let returnTo):
             let next = returnTo.isEmpty ? Self.home(for: signedIn.user.role) : returnTo
-            var response = ConsolePage(
-                title: "Signed in", session: nil,
-                body: """
-                    <section class="signin" id="signed-in" data-next="\(next)">
-                    <h1>Signed in</h1>
-                    <p>Welcome, \(signedIn.user.name). <a href="\(next)" id="continue">Continue</a>.</p>
-                    </section>
-                    """, refreshTo: next
-            ).response()
+            var response = SignInView.signedInPage(next: next, name: signedIn.user.name).response()
             response.setCookie(ConsoleSession.cookie(token: signedIn.token.text, secure: secureCookies))
             response.setCookie(stateCookie(nil))
             return response
@@ -86,54 +78,16 @@ extension AccountController {
     /// fault of this service's own is thrown, to be logged and answered as one.
     private func providerFailure(_ error: any Error, logger: Logger) throws -> Response {
         let refused = try Self.clientRefusal(error)
-        let step: String =
-            if case .string(let step)? = refused.details?["step"] {
-                [
-                    "provider": "reaching the provider", "state": "coming back from the provider", "code_exchange": "completing the sign-in",
-                    "id_token": "checking who the provider says you are", "account": "finding your account",
-                ][step] ?? step
-            } else { "signing in" }
-        var response = ConsolePage(
-            title: "Sign-in failed", session: nil,
-            body: """
-                <section class="notice notice-refused" role="alert" id="provider-failure" data-code="\(refused.code)">
-                <h1>Sign-in failed while \(step)</h1>
-                <p>\(refused.message)</p>
-                <p><a href="/">Back to sign in</a></p>
-                </section>
-                """
-        ).response(status: refused.status)
+        var response = SignInView.failurePage(refused).response(status: refused.status)
         response.setCookie(stateCookie(nil))
         return response
-    }
-
-    func linkPage(email: String, provider: String, problem: String?) -> ConsolePage {
-        let notice: HTML = problem.map { "<p class=\"notice notice-refused\" role=\"alert\" id=\"link-problem\">\($0)</p>" } ?? .empty
-        return ConsolePage(
-            title: "Link \(provider)", session: nil,
-            body: """
-                <form method="post" action="/signin/link" class="signin" id="link-form">
-                <h1>Link \(provider) to your account</h1>
-                \(notice)
-                <p>\(provider) says you are <strong>\(email)</strong>, and an account with that email already exists here.
-                Enter its password once to link them; after that, \(provider) signs you in.</p>
-                <input type="hidden" name="email" autocomplete="username" value="\(email)">
-                <label for="link-password">Password</label>
-                <input id="link-password" name="password" type="password" autocomplete="current-password" required>
-                <button type="submit" id="link-button">Link and sign in</button>
-                </form>
-                """)
     }
 
     /// The sign-in page's buttons: links (a form could not follow a redirect to another site
     /// under this site's `form-action 'self'`).
     func providerButtons(logger: Logger) async throws -> HTML {
         let providers = try await services.providerSignIn.providers(logger: logger)
-        guard !providers.isEmpty else { return .empty }
-        let links = providers.map { provider -> HTML in
-            "<li><a class=\"button provider\" href=\"\(provider.signInPath)\">Sign in with \(provider.name)</a></li>"
-        }
-        return "<ul class=\"providers\" id=\"providers\">\(links)</ul><p class=\"hint\">or with your email and password:</p>"
+        return SignInView.providerButtons(providers)
     }
 
     /// The state's cookie: sent back on the provider's redirect (a top-level navigation, so Lax),

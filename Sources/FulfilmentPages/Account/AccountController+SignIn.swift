@@ -11,7 +11,7 @@ extension AccountController {
             if let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger) {
                 return ConsolePage.redirect(Self.home(for: session.identity.role))
             }
-            return signInPage(email: nil, problem: nil, providers: try await providerButtons(logger: context.logger)).response()
+            return SignInView.signInPage(email: nil, problem: nil, providers: try await providerButtons(logger: context.logger)).response()
         }
         router.post("/signin") { request, context in
             let form = try await ConsoleForm.read(request)
@@ -22,7 +22,7 @@ extension AccountController {
             } catch {
                 let apiError = ErrorMiddleware<AppRequestContext>.apiError(for: error)
                 guard apiError.status != .internalServerError else { return refusal(error, session: nil, logger: context.logger) }
-                var response = signInPage(
+                var response = SignInView.signInPage(
                     email: form["email"], problem: apiError.message, providers: try await providerButtons(logger: context.logger)
                 ).response(status: apiError.status)
                 response.headers[.wwwAuthenticate] = nil
@@ -43,25 +43,5 @@ extension AccountController {
         case .admin: "/console/stores"
         case .customer: "/shop"
         }
-    }
-
-    func signInPage(email: String?, problem: String?, providers: HTML) -> ConsolePage {
-        let notice: HTML = problem.map { "<p class=\"notice notice-refused\" role=\"alert\" id=\"sign-in-problem\">\($0)</p>" } ?? .empty
-        return ConsolePage(
-            title: "Sign in", session: nil,
-            body: """
-                <form method="post" action="/signin" class="signin" id="sign-in">
-                <h1>Sign in</h1>
-                \(notice)
-                \(providers)
-                <label for="email">Email</label>
-                <input id="email" name="email" type="email" autocomplete="username" required value="\(email ?? "")">
-                <label for="password">Password</label>
-                <input id="password" name="password" type="password" autocomplete="current-password" required>
-                <button type="submit" id="sign-in-button">Sign in</button>
-                <p class="hint">Customers: the shop, your orders and pickup codes. Staff and managers: the store console.</p>
-                <p>New here? <a href="/shop/register" id="register-link">Create an account</a>.</p>
-                </form>
-                """)
     }
 }

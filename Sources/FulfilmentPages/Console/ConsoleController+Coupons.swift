@@ -82,62 +82,6 @@ extension ConsoleController {
         let owner = CouponOwner.store(try StoreScope(staff: visit.identity))
         let page = try await coupons.list(owner: owner, limit: 100, cursor: nil, logger: visit.logger)
         let csrf = ConsolePage.csrfInput(visit.session)
-        let rows = page.items.map { couponRow($0, csrf: csrf) }
-        let table: HTML =
-            rows.isEmpty
-            ? "<p class=\"hint\">No coupons yet.</p>"
-            : """
-            <table id="coupons" class="cards"><thead><tr><th>Code</th><th>Off</th><th>Conditions</th><th>Redeemed</th><th>State</th></tr></thead><tbody>\(rows)</tbody></table>
-            """
-        return ConsolePage(
-            title: "Coupons", session: visit.session,
-            body: """
-                <h1>Coupons</h1>
-                \(notice.map { $0.render(id: "coupon-note") } ?? .empty)
-                \(table)
-                <h2>Make a coupon for this store</h2>
-                <form method="post" action="/console/coupons" class="fields" id="new-coupon">
-                \(csrf)
-                <label class="field">Code <input name="code" required pattern="[A-Za-z0-9_\\-]{3,32}" size="12"></label>
-                <label class="field">Description <input name="description" maxlength="200"></label>
-                <label class="field">Percent off <input name="percentOff" inputmode="decimal" size="6" placeholder="10"></label>
-                <label class="field">or amount off <input name="amountOff" inputmode="decimal" size="8" placeholder="500.00"></label>
-                <label class="field">Minimum spend <input name="minimumSpend" inputmode="decimal" size="8"></label>
-                <label class="field">Uses in all <input name="redemptionLimit" type="number" min="1" class="count"></label>
-                <label class="field">Uses per customer <input name="perCustomerLimit" type="number" min="1" max="1000" class="count"></label>
-                <button type="submit">Make</button>
-                </form>
-                """
-        ).response(status: status)
-    }
-
-    private func couponRow(_ coupon: Coupon, csrf: HTML) -> HTML {
-        let currency = coupon.currency ?? ""
-        let off: String =
-            switch coupon.off {
-            case .percent(let points): "\(points / 100)\(points % 100 == 0 ? "" : String(format: ".%02d", points % 100)) %"
-            case .amount(let amount): MoneyText.format(amount, currency)
-            }
-        var conditions: [String] = []
-        if let minimum = coupon.minimumSpend { conditions.append("spend \(MoneyText.format(minimum, currency))+") }
-        if let limit = coupon.perCustomerLimit { conditions.append("\(limit) per customer") }
-        if let until = coupon.validUntil { conditions.append("until \(TimeText.format(until))") }
-        if let from = coupon.validFrom { conditions.append("from \(TimeText.format(from))") }
-        if !coupon.productIDs.isEmpty || !coupon.categories.isEmpty { conditions.append("some products only") }
-        let end: HTML =
-            coupon.store != nil && (coupon.state == .live || coupon.state == .upcoming)
-            ? """
-            <form method="post" action="/console/coupons/\(coupon.id)/end">\(csrf)<button type="submit" class="secondary">End</button></form>
-            """
-            : .empty
-        return """
-            <tr id="coupon-\(coupon.code.lowercased())-\(coupon.store == nil ? "chain" : "store")">
-            <td><strong>\(coupon.code)</strong>\(coupon.store == nil ? " (chain)" : "")<br><span class="hint">\(coupon.description)</span></td>
-            <td data-label="Off">\(off)</td>
-            <td data-label="Conditions">\(conditions.isEmpty ? "none" : conditions.joined(separator: ", "))</td>
-            <td data-label="Redeemed">\(coupon.redeemed)\(coupon.redemptionLimit.map { " of \($0)" } ?? "")</td>
-            <td data-label="State">\(coupon.state.rawValue)\(end)</td>
-            </tr>
-            """
+        return CouponsView.page(session: visit.session, csrf: csrf, notice: notice, coupons: page.items).response(status: status)
     }
 }

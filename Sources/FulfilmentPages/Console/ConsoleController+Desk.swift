@@ -112,26 +112,7 @@ extension ConsoleController {
         let csrf = ConsolePage.csrfInput(visit.session)
         // Who is waiting at the kerb (issue 27), refreshed live by the page's script.
         let waiting = try await services.orders.arrivals(in: try StoreScope(staff: visit.identity), logger: visit.logger)
-        let noteHTML = note.map { $0.render(id: "desk-note") } ?? .empty
-        return ConsolePage(
-            title: "Desk", session: visit.session,
-            body: """
-                <div class="desk">
-                <form method="post" action="/console/desk/scan" class="scan" id="scan-form" data-repeat-window-ms="2000">
-                \(csrf)
-                <label for="token">Scan the customer's code (or type it and press Enter)</label>
-                <input id="token" name="token" class="scan-input" autofocus autocomplete="off" autocapitalize="off" spellcheck="false">
-                <button type="submit">Check</button>
-                <button type="button" id="camera" class="secondary" hidden>Scan with camera</button>
-                </form>
-                <p id="repeat-note" class="hint" hidden>Same code again within two seconds: counted once.</p>
-                <video id="camera-view" hidden muted playsinline></video>
-                \(noteHTML)
-                \(verdict.map { $0.render(csrf: csrf) } ?? "<p class=\"hint\" id=\"desk-idle\">Ready for the next customer.</p>")
-                \(Self.arrivalsSection(waiting, now: services.clock(), csrf: nil))
-                </div>
-                """,
-            scripts: ["desk.js"], bodyClass: "desk"
-        ).response(status: status)
+        return DeskView.page(session: visit.session, csrf: csrf, verdict: verdict, note: note, waiting: waiting, now: services.clock())
+            .response(status: status)
     }
 }

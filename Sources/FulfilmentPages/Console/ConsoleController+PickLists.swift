@@ -130,24 +130,6 @@ extension ConsoleController {
         }
     }
 
-    /// A tote's "give something else" form (issue 27): scan the substitute, say how many. Not for
-    /// a line whose customer said no substitutes.
-    private func substituteForm(
-        key: String, csrf: HTML, stop: Int, tote: Tote, product: PickList.ProductID, line: PickListRecord.Line?, remaining: Int
-    ) -> HTML {
-        guard let line, line.substitution.kind != .none, remaining > 0 else { return .empty }
-        return """
-            <form method="post" action="/console/pick-lists/\(key)/substitutions" class="actions substitute" id="substitute-\(tote.label)">
-            \(csrf)<input type="hidden" name="stop" value="\(stop)">
-            <input type="hidden" name="orderId" value="\(tote.orderID.rawValue)">
-            <input type="hidden" name="productId" value="\(product.rawValue)">
-            <label>Substitute: scan <input name="substituteBarcode" autocomplete="off" inputmode="numeric" id="substitute-barcode-\(tote.label)" aria-label="The substitute's barcode for tote \(tote.label)"></label>
-            <label>× <input name="quantity" type="number" min="1" max="\(remaining)" value="\(remaining)" id="substitute-quantity-\(tote.label)" aria-label="How many substitutes for tote \(tote.label)"></label>
-            <button type="submit" class="secondary" id="substitute-button-\(tote.label)">Substitute</button>
-            </form>
-            """
-    }
-
     /// What a stop number in pick mode may be before the list is read: a list holds at most 200
     /// orders, so far fewer distinct stops than this; the page then keeps it within the list's own.
     static let stopNumbers = 1...100_000
@@ -175,144 +157,18 @@ extension ConsoleController {
     func pickListsPage(_ visit: PageVisit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         let open = try await services.pickLists.open(in: try StoreScope(staff: visit.identity), logger: visit.logger)
         let csrf = ConsolePage.csrfInput(visit.session)
-        let rows = HTML.join(
-            open.map { pickList in
-                let key = pickList.id.description
-                return """
-                    <tr><td data-label="Created">\(TimeText.format(pickList.createdAt))</td><td data-label="Orders">\(pickList.orderCount)</td>
-                    <td><a class="button" href="/console/pick-lists/\(key)/pick">Pick mode</a>
-                    <a class="button secondary" href="/console/pick-lists/\(key)/print" target="_blank">Print (A4)</a></td></tr>
-                    """
-            })
-        let list: HTML =
-            open.isEmpty
-            ? "<p class=\"hint\">No open pick lists.</p>"
-            : """
-            <table id="open-pick-lists" class="cards compact"><thead><tr><th>Created</th><th>Orders</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
-            """
-        let noticeHTML = notice.map { $0.render(id: "pick-note") } ?? .empty
-        return ConsolePage(
-            title: "Pick lists", session: visit.session,
-            body: """
-                <h1>Pick lists</h1>
-                \(noticeHTML)
-                <form method="post" action="/console/pick-lists" class="actions" id="create-pick-list">
-                \(csrf)
-                <label for="maxOrders">Orders on the new list</label>
-                <input id="maxOrders" name="maxOrders" type="number" min="1" max="200" value="10">
-                <button type="submit" id="create">Create a pick list</button>
-                </form>
-                \(list)
-                """
-        ).response(status: status)
+        return PickListsView.page(session: visit.session, csrf: csrf, notice: notice, open: open).response(status: status)
     }
 
     func pickModePage(
         _ visit: PageVisit, pickList: PickListRecord, stopNumber: Int?, notice: Notice?, status: HTTPResponse.Status = .ok
     ) throws -> Response {
         let progress = pickList.lineIndex
-        let key = pickList.id.description
         let csrf = ConsolePage.csrfInput(visit.session)
         let stops = try pickList.route().stops
         let firstOpen = stops.firstIndex { !Self.isDone($0, progress) }.map { $0 + 1 } ?? max(stops.count, 1)
         let number = min(max(stopNumber ?? firstOpen, 1), max(stops.count, 1))
-        let noticeHTML = notice.map { $0.render(id: "pick-note") } ?? .empty
-        var stopHTML: HTML = "<p class=\"hint\">This list has nothing to pick.</p>"
-        if stops.indices.contains(number - 1) {
-            let stop = stops[number - 1]
-            let place = stop.location.map { "Aisle \($0.aisle.code) · bay \($0.bay) · shelf \($0.shelf)" } ?? "Not located yet"
-            let current = stop.allocations.first { allocation in
-                guard let line = progress.line(order: allocation.tote.orderID, product: stop.productID) else { return false }
-                return !line.short && line.picked < line.quantity
-            }
-            let totes = HTML.join(
-                stop.allocations.map { allocation in
-                    let line = progress.line(order: allocation.tote.orderID, product: stop.productID)
-                    let picked = line?.picked ?? 0
-                    let remaining = max(allocation.quantity - picked, 0)
-                    let done = line?.short == true || remaining == 0
-                    let state: HTML =
-                        line?.short == true
-                        ? "short (\(picked) of \(allocation.quantity))"
-                        : done ? "done (\(picked))" : "\(picked) of \(allocation.quantity)"
-                    let controls: HTML =
-                        done
-                        ? .empty
-                        : """
-                        <form method="post" action="/console/pick-lists/\(key)/picks" class="actions">
-                        \(csrf)<input type="hidden" name="stop" value="\(number)">
-                        <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
-                        <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
-                        <input type="hidden" name="quantity" value="\(remaining)">
-                        <button type="submit" id="tap-\(allocation.tote.label)">Picked \(remaining)</button>
-                        </form>
-                        <form method="post" action="/console/pick-lists/\(key)/picks" class="actions">
-                        \(csrf)<input type="hidden" name="stop" value="\(number)">
-                        <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
-                        <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
-                        <input type="hidden" name="short" value="true">
-                        <label>Found <input name="quantity" type="number" min="0" max="\(remaining)" value="0" id="found-\(allocation.tote.label)" aria-label="How many found for tote \(allocation.tote.label)"></label>
-                        <button type="submit" class="danger" id="short-\(allocation.tote.label)">Short</button>
-                        </form>
-                        \(substituteForm(key: key, csrf: csrf, stop: number, tote: allocation.tote, product: stop.productID, line: line, remaining: remaining))
-                        """
-                    let preference: HTML =
-                        line.map { "<span class=\"sub-pref\" id=\"sub-pref-\(allocation.tote.label)\">\($0.substitutionNote)</span>" } ?? .empty
-                    let substituted: HTML =
-                        (line?.substituted ?? 0) > 0 ? " <span class=\"hint\">(\(line?.substituted ?? 0) substituted)</span>" : .empty
-                    return """
-                        <li id="tote-\(allocation.tote.label)"><strong>Tote \(allocation.tote.label)</strong> · order \(allocation.tote.orderNumber) ·
-                        <span class="tote-state">\(state)</span>\(substituted) \(preference)\(controls)</li>
-                        """
-                })
-            let scan: HTML =
-                current.map { allocation in
-                    let line = progress.line(order: allocation.tote.orderID, product: stop.productID)
-                    let remaining = max(allocation.quantity - (line?.picked ?? 0), 0)
-                    return """
-                        <form method="post" action="/console/pick-lists/\(key)/picks" id="scan-form">
-                        \(csrf)<input type="hidden" name="stop" value="\(number)">
-                        <input type="hidden" name="orderId" value="\(allocation.tote.orderID.rawValue)">
-                        <input type="hidden" name="productId" value="\(stop.productID.rawValue)">
-                        <label for="barcode">Scan the product for tote \(allocation.tote.label)</label>
-                        <input id="barcode" name="barcode" class="scan-input" autofocus autocomplete="off" inputmode="numeric">
-                        <label for="quantity">Quantity</label>
-                        <input id="quantity" name="quantity" type="number" min="1" value="\(remaining)">
-                        <button type="submit" id="scan-pick">Pick</button>
-                        </form>
-                        """
-                } ?? "<p class=\"notice notice-ok\" id=\"stop-done\">This stop is done.</p>"
-            let previous: HTML = number > 1 ? "<a class=\"button secondary\" href=\"?stop=\(number - 1)\">◀ Back</a>" : .empty
-            let following: HTML =
-                number < stops.count ? "<a class=\"button secondary\" id=\"next-stop\" href=\"?stop=\(number + 1)\">Next ▶</a>" : .empty
-            stopHTML = """
-                <section class="stop" id="stop" data-stop="\(number)">
-                <p class="hint">Stop \(number) of \(stops.count)</p>
-                <p class="where" id="stop-where">\(place)</p>
-                <p class="what" id="stop-name">\(stop.productName)</p>
-                <p class="hint">SKU \(stop.sku)\(stop.barcode.map { " · \($0)" } ?? "") · take \(stop.quantity)</p>
-                \(scan)
-                <ul class="totes">\(totes)</ul>
-                <div class="actions">\(previous) \(following)</div>
-                </section>
-                """
-        }
-        let complete: HTML =
-            pickList.isOpen
-            ? """
-            <form method="post" action="/console/pick-lists/\(key)/complete" class="actions">
-            \(csrf)<button type="submit" id="complete">Complete the list</button>
-            </form>
-            """ : "<p class=\"hint\">This list is completed.</p>"
-        return ConsolePage(
-            title: "Pick mode", session: visit.session,
-            body: """
-                \(noticeHTML)
-                \(stopHTML)
-                \(complete)
-                <p class="hint"><a href="/console/pick-lists/\(key)/print">Print the A4 sheet</a></p>
-                """,
-            scripts: ["pick.js"], bodyClass: "pick"
-        ).response(status: status)
+        return PickModeView.page(session: visit.session, csrf: csrf, notice: notice, pickList: pickList, stops: stops, number: number)
+            .response(status: status)
     }
 }

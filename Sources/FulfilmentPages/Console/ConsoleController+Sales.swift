@@ -85,66 +85,13 @@ extension ConsoleController {
         let scope = try StoreScope(staff: visit.identity)
         let csrf = ConsolePage.csrfInput(visit.session)
         let manages = visit.identity.role == .manager
-        var sections: [HTML] = []
-        for (state, title) in [(Sale.State.running, "Running"), (.upcoming, "Upcoming"), (.ended, "Ended")] {
-            let page = try await sales.list(state, in: scope, limit: 100, cursor: nil, logger: visit.logger)
-            let rows = page.items.map { saleRow($0, csrf: manages ? csrf : nil) }
-            let table: HTML =
-                rows.isEmpty
-                ? "<p class=\"hint\">None.</p>"
-                : """
-                <table id="sales-\(state.rawValue)" class="cards"><thead><tr><th>Product</th><th>Sale price</th><th>Regular price</th><th>From</th><th>Until</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
-                """
-            sections.append("<h2>\(title)</h2>\n\(table)")
+        var lists: [Sale.State: [Sale]] = [:]
+        for (state, _) in SalesView.groups {
+            lists[state] = try await sales.list(state, in: scope, limit: 100, cursor: nil, logger: visit.logger).items
         }
-        let form = manages ? try await saleForm(scope, csrf: csrf, visit: visit) : .empty
-        return ConsolePage(
-            title: "Sales", session: visit.session,
-            body: """
-                <h1>Sales</h1>
-                \(notice.map { $0.render(id: "sale-note") } ?? .empty)
-                \(HTML.join(sections))
-                \(form)
-                """
-        ).response(status: status)
-    }
-
-    /// The form that puts one of the store's products (its first 100 by name) on sale.
-    private func saleForm(_ scope: StoreScope, csrf: HTML, visit: PageVisit) async throws -> HTML {
-        let range = try await stock.list(in: scope, lowOnly: false, limit: 100, cursor: nil, logger: visit.logger).items
-        let options = range.map { product -> HTML in
-            "<option value=\"\(product.id.description)\">\(product.name) (\(MoneyText.format(product.priceAmount, product.currency)))</option>"
-        }
-        return """
-            <h2>Put a product on sale</h2>
-            <form method="post" action="/console/sales" class="fields" id="new-sale">
-            \(csrf)
-            <label class="field">Product <select name="productId" required>\(HTML.join(options))</select></label>
-            <label class="field">Sale price <input name="price" inputmode="decimal" size="8" placeholder="450.00" required></label>
-            <label class="field">From (UTC) <input name="startsAt" type="datetime-local" required></label>
-            <label class="field">Until (UTC) <input name="endsAt" type="datetime-local" required></label>
-            <button type="submit">Put on sale</button>
-            </form>
-            """
-    }
-
-    /// A sale's row; with `csrf` (a manager's page), an End button while it runs or is to come.
-    private func saleRow(_ sale: Sale, csrf: HTML?) -> HTML {
-        var end: HTML = sale.endedEarly ? "ended early" : .empty
-        if let csrf, sale.state == .running || sale.state == .upcoming {
-            end = """
-                <form method="post" action="/console/sales/\(sale.id.description)/end">\(csrf)<button type="submit" class="secondary">End</button></form>
-                """
-        }
-        return """
-            <tr id="sale-\(sale.id.description)">
-            <td><strong>\(sale.productName)</strong></td>
-            <td data-label="Sale price">\(MoneyText.format(sale.price.amount, sale.price.currency))</td>
-            <td data-label="Regular price">\(MoneyText.format(sale.regularPrice.amount, sale.regularPrice.currency))</td>
-            <td data-label="From">\(TimeText.format(sale.startsAt))</td>
-            <td data-label="Until">\(TimeText.format(sale.endsAt))</td>
-            <td>\(end)</td>
-            </tr>
-            """
+        // The products the form offers: the store's first 100 by name.
+        let saleProducts = manages ? try await stock.list(in: scope, lowOnly: false, limit: 100, cursor: nil, logger: visit.logger).items : []
+        return SalesView.page(session: visit.session, csrf: csrf, notice: notice, sales: lists, manages: manages, saleProducts: saleProducts)
+            .response(status: status)
     }
 }

@@ -6,6 +6,12 @@ import Hummingbird
 /// by the service itself beside the API (`/console/...`). Routes are in
 /// `ConsoleController+*.swift`, one file per room of the console (desk, board, pick lists,
 /// stock...); every page passes the one front door of ``PageController``.
+///
+/// Routes here, views in `Views/`: a route file reads the form, calls the domain services and
+/// hands what they answered to its view (`DeskView`, `BoardView`, `PickListsView`,
+/// `PickModeView`, `StockView`, `SalesView`, `CouponsView`, `NewsView`, `ModerationView`,
+/// `StoresView`), a pure function of plain values that returns the page's HTML (no services,
+/// no request, no database), so a page's markup is found in the view named after it.
 package struct ConsoleController: PageController {
     package let services: Services
     package let secureCookies: Bool
@@ -19,6 +25,8 @@ package struct ConsoleController: PageController {
     /// address, behind the pages' one same-origin check.
     package var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self).add(middleware: SameOriginMiddleware())
+        // Read the asset files now: an install without them stops at start, not on a first page.
+        _ = ConsoleAssets.all
         routes.get("/console/assets/:name") { request, context in
             ConsoleAssets.response(context.parameters.get("name") ?? "", request: request)
         }

@@ -13,7 +13,7 @@ extension ShopController {
             if try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger) != nil {
                 return ConsolePage.redirect("/shop")
             }
-            return registerPage(form: ConsoleForm(fields: [:]), problem: nil).response()
+            return ShopRegisterView.registerPage(name: nil, email: nil, problem: nil).response()
         }
         router.post("/shop/register") { request, context in
             let form = try await ConsoleForm.read(request)
@@ -26,30 +26,9 @@ extension ShopController {
             } catch {
                 let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
                 guard refused.status != .internalServerError else { return refusal(error, session: nil, logger: context.logger) }
-                return registerPage(form: form, problem: refused.message).response(status: refused.status)
+                return ShopRegisterView.registerPage(name: form["name"], email: form["email"], problem: refused.message).response(
+                    status: refused.status)
             }
         }
-    }
-
-    private func registerPage(form: ConsoleForm, problem: String?) -> ConsolePage {
-        let notice: HTML = problem.map { "<p class=\"notice notice-refused\" role=\"alert\" id=\"register-problem\">\($0)</p>" } ?? .empty
-        return ConsolePage(
-            title: "Create an account", session: nil,
-            body: """
-                <form method="post" action="/shop/register" class="signin" id="register">
-                <h1>Create an account</h1>
-                \(notice)
-                <label for="name">Your name</label>
-                <input id="name" name="name" autocomplete="name" required maxlength="200" value="\(form["name"] ?? "")">
-                <label for="email">Email</label>
-                <input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="\(form["email"] ?? "")">
-                <label for="password">Password (at least \(AccountRules.minimumPasswordLength) characters)</label>
-                <input id="password" name="password" type="password" autocomplete="new-password" required minlength="\(AccountRules.minimumPasswordLength)" maxlength="72">
-                <label for="password-confirmation">Password again</label>
-                <input id="password-confirmation" name="passwordConfirmation" type="password" autocomplete="new-password" required maxlength="72">
-                <button type="submit" id="register-button">Create account</button>
-                <p class="hint">Already have one? <a href="/">Sign in</a>.</p>
-                </form>
-                """)
     }
 }

@@ -11,7 +11,12 @@ import Logging
 /// shop's script (`shop.js`) only adds live order tracking, quantities without a reload, and a
 /// camera barcode scan. The customer's own order pages (`/orders`) are the shop's too.
 ///
-/// Routes are in `ShopController+*.swift`, one file per part of the shop; views are in `Views/`.
+/// Routes here, views in `Views/`: the routes are in `ShopController+*.swift`, one file per part
+/// of the shop; each reads the form, calls the domain services and hands what they answered to
+/// its view (`ShopSearchView`, `ShopLocateView`, `ShopStoresView`, `ShopFavouritesView`,
+/// `ShopCartView`, `ShopCheckoutView`, `ShopRegisterView`, `MyOrdersView`, `OrderPageView`, in
+/// the frame of `ShopPageView`), a pure function of plain values that returns the page's HTML (no
+/// services, no request, no database), so a page's markup is found in the view named after it.
 package struct ShopController: PageController {
     package let services: Services
     package let secureCookies: Bool
@@ -51,20 +56,11 @@ extension ShopController {
         return ShopPlace(store: store, cart: cart)
     }
 
-    /// A shop page: the console's shell with the customer's navigation, the cart's count, the
-    /// shop's script and, when there is one, the outcome of the last form above the body.
-    func shopPage(
-        _ title: String, _ visit: PageVisit, place: ShopPlace?, notice: Notice? = nil, status: HTTPResponse.Status = .ok, body: HTML
-    ) -> Response {
-        let shown = notice ?? Self.redirectNotice(visit.request)
-        return ConsolePage(
-            title: title, session: visit.session,
-            body: """
-                <div id="shop-notice">\(shown.map { $0.render(id: "notice") } ?? .empty)</div>
-                \(body)
-                """,
-            scripts: ["shop.js"], cartCount: place?.itemCount
-        ).response(status: status)
+    /// The frame of a shop page (``ShopPageView``) for this visit: the customer's navigation, the
+    /// cart's count and, when there is one, the outcome of the last form above the body (else the
+    /// notice a redirect asked for).
+    func shopFrame(_ visit: PageVisit, place: ShopPlace?, notice: Notice? = nil) -> ShopPageView.Frame {
+        ShopPageView.Frame(session: visit.session, notice: notice ?? Self.redirectNotice(visit.request), cartCount: place?.itemCount)
     }
 
     /// Runs a shop form's `body`; a refusal (the API's status and sentence) is shown by `render`
@@ -120,11 +116,6 @@ extension ShopController {
         items.append(URLQueryItem(name: "notice", value: notice))
         components.queryItems = items
         return components.string ?? "/shop/cart"
-    }
-
-    /// The hidden fields every shop form carries: the anti-forgery token and where to come back to.
-    static func shopFormFields(_ visit: PageVisit, back: String) -> HTML {
-        "\(ConsolePage.csrfInput(visit.session))<input type=\"hidden\" name=\"back\" value=\"\(back)\">"
     }
 
     /// This request's path and query without its notice: where a form on this page comes back to.

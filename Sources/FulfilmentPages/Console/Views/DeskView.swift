@@ -1,11 +1,37 @@
 import Foundation
 import FulfilmentDomain
 
-/// "I'm here" on the console (issue 27): the board's and the desk's list of customers waiting
-/// at the kerb, longest wait first, with the bay, how long they have waited (the page's script
-/// counts it up live from `data-since`) and, on the board, "Bring out" (an order still packed
-/// goes to the collection point, `transitionOrder`, with the bay in its reason).
-extension ConsoleController {
+/// The collection desk's page, shown by `GET /console/desk` and after each desk form
+/// (`POST /console/desk/scan`, `/payments`, `/collections`, `/substitutions`, `/restricted-lines`):
+/// the scan box, the verdict (``DeskVerdict``) or "Ready", and who is waiting at the kerb.
+/// The arrivals section is the board's (`GET /console/orders`) too.
+enum DeskView {
+    static func page(
+        session: ConsoleSession, csrf: HTML, verdict: DeskVerdict?, note: Notice?, waiting: [OrderSummary], now: Date
+    ) -> ConsolePage {
+        let noteHTML = note.map { $0.render(id: "desk-note") } ?? .empty
+        return ConsolePage(
+            title: "Desk", session: session,
+            body: """
+                <div class="desk">
+                <form method="post" action="/console/desk/scan" class="scan" id="scan-form" data-repeat-window-ms="2000">
+                \(csrf)
+                <label for="token">Scan the customer's code (or type it and press Enter)</label>
+                <input id="token" name="token" class="scan-input" autofocus autocomplete="off" autocapitalize="off" spellcheck="false">
+                <button type="submit">Check</button>
+                <button type="button" id="camera" class="secondary" hidden>Scan with camera</button>
+                </form>
+                <p id="repeat-note" class="hint" hidden>Same code again within two seconds: counted once.</p>
+                <video id="camera-view" hidden muted playsinline></video>
+                \(noteHTML)
+                \(verdict.map { $0.render(csrf: csrf) } ?? "<p class=\"hint\" id=\"desk-idle\">Ready for the next customer.</p>")
+                \(Self.arrivalsSection(waiting, now: now, csrf: nil))
+                </div>
+                """,
+            scripts: ["desk.js"], bodyClass: "desk"
+        )
+    }
+
     /// The open orders whose customer has arrived, longest wait first.
     static func waiting(_ orders: [OrderSummary]) -> [(OrderSummary, OrderArrival)] {
         orders.compactMap { order in order.arrival.map { (order, $0) } }

@@ -2,7 +2,9 @@ import Foundation
 import FulfilmentDomain
 
 /// A scan's outcome as the desk shows it: a word and a colour (never colour alone), a
-/// sentence, the order when it is known, and the actions the outcome allows.
+/// sentence, the order when it is known, and the actions the outcome allows. Shown on the desk's
+/// page (``DeskView``) after a scan or a desk form (`POST /console/desk/scan`, `/payments`,
+/// `/collections`, `/substitutions`, `/restricted-lines`).
 struct DeskVerdict: Sendable {
     enum Tone: String, Sendable { case ok, warn, bad }
 

@@ -1,0 +1,110 @@
+import Foundation
+import FulfilmentDomain
+
+/// The order board, shown by `GET /console/orders` and after a move on it
+/// (`POST /console/orders/{id}/transitions`): who is waiting at the kerb (``DeskView/arrivalsSection(_:now:csrf:)``
+/// with "Bring out"), then the open orders by status, grouped by pickup slot, with their moves.
+enum BoardView {
+    /// `orders` are the store's open orders; times are shown in `zone`, the store's.
+    static func page(session: ConsoleSession, csrf: HTML, notice: Notice?, orders items: [OrderSummary], zone: TimeZone?, now: Date) -> ConsolePage {
+        let sections = HTML.join(
+            [OrderStatus.pending, .packaged, .delivering].map { status in
+                let orders = Self.bySlot(items.filter { $0.status == status })
+                var rows: [HTML] = []
+                for (index, order) in orders.enumerated() {
+                    if index == 0 || orders[index - 1].pickupSlot != order.pickupSlot {
+                        let count = orders.filter { $0.pickupSlot == order.pickupSlot }.count
+                        let title = order.pickupSlot.map { "Slot \(SlotText.label($0, in: zone))" } ?? "No slot"
+                        rows.append(
+                            """
+                            <tr class="slot-group"><th colspan="8" scope="rowgroup">\(title) <span class="hint">(\(count))</span></th></tr>
+                            """)
+                    }
+                    rows.append(boardRow(order, zone: zone, now: now, csrf: csrf))
+                }
+                let table: HTML =
+                    orders.isEmpty
+                    ? "<p class=\"hint\">None.</p>"
+                    : """
+                    <table class="cards compact"><thead><tr><th>Order</th><th>Slot</th><th>Age</th><th>Customer</th><th>Items</th><th>Payment</th><th>Total</th><th>Actions</th></tr></thead>
+                    <tbody>\(HTML.join(rows))</tbody></table>
+                    """
+                return """
+                    <section class="board-group" id="board-\(status.rawValue)">
+                    <h2>\(status.rawValue.capitalized) <span class="hint">(\(orders.count))</span></h2>
+                    \(table)
+                    </section>
+                    """
+            })
+        let noticeHTML = notice.map { $0.render(id: "board-note") } ?? .empty
+        return ConsolePage(
+            title: "Orders", session: session,
+            body: """
+                <h1>Open orders</h1>
+                <p class="hint">Earliest pickup slot first; late orders are flagged. This page updates itself as orders change.</p>
+                \(noticeHTML)
+                <div id="board-live">
+                \(DeskView.arrivalsSection(items, now: now, csrf: csrf))
+                \(sections)
+                </div>
+                """,
+            scripts: ["board.js"]
+        )
+    }
+
+    /// The board's order: by slot start (orders without a slot last), then oldest first.
+    static func bySlot(_ orders: [OrderSummary]) -> [OrderSummary] {
+        orders.sorted { a, b in
+            switch (a.pickupSlot?.start, b.pickupSlot?.start) {
+            case (let x?, let y?) where x != y: x < y
+            case (.some, nil): true
+            case (nil, .some): false
+            default: (a.createdAt, a.number) < (b.createdAt, b.number)
+            }
+        }
+    }
+
+    private static func boardRow(_ order: OrderSummary, zone: TimeZone?, now: Date, csrf: HTML) -> HTML {
+        let moves = HTML.join(
+            order.status.manualTargets.map { target in
+                let label =
+                    switch target {
+                    case .packaged: "Pack"
+                    case .delivering: "Send to desk"
+                    case .cancelled: "Cancel"
+                    default: target.rawValue
+                    }
+                let reason: HTML =
+                    target == .cancelled
+                    ? "<input name=\"reason\" placeholder=\"Reason\" aria-label=\"Reason for cancelling order \(order.number)\">" : .empty
+                return """
+                    <form method="post" action="/console/orders/\(order.id)/transitions">
+                    \(csrf)<input type="hidden" name="to" value="\(target.rawValue)">\(reason)
+                    <button type="submit" class="\(target == .cancelled ? "danger" : "")" id="\(target.rawValue)-\(order.number)">\(label)</button>
+                    </form>
+                    """
+            })
+        return """
+            <tr id="order-\(order.number)">
+            <td><strong>\(order.number)</strong> <span class="status status-\(order.status.rawValue)">\(order.status.rawValue)</span></td>
+            <td class="slot" data-label="Slot">\(slotCell(order, zone: zone, now: now))</td>
+            <td data-label="Age">\(TimeText.age(since: order.createdAt))</td>
+            <td data-label="Customer">\(order.customerName)</td>
+            <td data-label="Items">\(order.itemCount)</td>
+            <td data-label="Payment">\(order.paymentStatus.rawValue) · \(order.paymentMethod == .prepaid ? "prepaid" : "at desk")</td>
+            <td data-label="Total">\(MoneyText.format(order.total))</td>
+            <td class="board-actions">\(moves)</td>
+            </tr>
+            """
+    }
+
+    private static func slotCell(_ order: OrderSummary, zone: TimeZone?, now: Date) -> HTML {
+        guard let slot = order.pickupSlot else { return "—" }
+        let zone = zone ?? TimeZone(identifier: "UTC")!
+        let times = "\(SlotText.time(slot.start, zone))–\(SlotText.time(slot.end, zone))"
+        let late: HTML =
+            SlotText.isLate(slot, now: now)
+            ? " <span class=\"status status-cancelled late\" id=\"late-\(order.number)\">Late</span>" : .empty
+        return "\(times)\(late)"
+    }
+}

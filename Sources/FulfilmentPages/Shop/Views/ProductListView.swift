@@ -1,0 +1,66 @@
+import Foundation
+import FulfilmentDomain
+
+/// Products as the shop shows them, on the search (``ShopSearchView``, `GET /shop`) and the
+/// favourites (``ShopFavouritesView``, `GET /shop/favourites`); their stock and place in the
+/// store as words, for "Find it in store" (``ShopLocateView``) too.
+enum ProductListView {
+    /// Products as cards: name, price (the regular one struck through during a sale), stock,
+    /// place in the store, a quantity and "Add to cart", and the favourite toggle. `fields` are
+    /// the shop form's hidden fields (``ShopPageView/formFields(session:back:)``).
+    static func productList(_ products: [ProductRecord], fields: HTML, favourites: Set<ProductID>, empty: String) -> HTML {
+        guard !products.isEmpty else { return "<p class=\"hint\" id=\"no-results\">\(empty)</p>" }
+        let cards = HTML.join(
+            products.map { product in
+                let favourite = favourites.contains(product.id)
+                let available = product.stock?.available ?? 0
+                var price: HTML = "<strong>\(MoneyText.format(product.priceAmount, product.currency))</strong>"
+                if let sale = product.sale {
+                    price =
+                        "\(price) <s aria-label=\"was\">\(MoneyText.format(sale.regularAmount, product.currency))</s> <span class=\"status status-completed\">Sale</span>"
+                }
+                let add: HTML =
+                    available > 0 && !product.discontinued
+                    ? """
+                    <form method="post" action="/shop/cart/items" class="add" data-inline>\(fields)
+                    <input type="hidden" name="productId" value="\(product.id)"><input type="hidden" name="mode" value="add">
+                    <label for="qty-\(product.id)">Quantity</label>
+                    <input id="qty-\(product.id)" name="quantity" type="number" inputmode="numeric" min="1" max="\(min(available, Cart.maximumQuantity))" value="1" class="qty">
+                    <button type="submit" aria-label="Add \(product.name) to cart">Add to cart</button>
+                    </form>
+                    """
+                    : "<p class=\"hint\">Not available to order now.</p>"
+                return """
+                    <li class="product" id="product-\(product.id)" data-product-id="\(product.id)">
+                    <h3 class="product-name">\(product.name)</h3>
+                    <p class="hint">\([product.brand, product.category].filter { !$0.isEmpty }.joined(separator: " · "))</p>
+                    <p class="price">\(price)</p>
+                    <p class="stock \(available > 0 ? "in" : "out")">\(Self.stockText(product))</p>
+                    <p class="where">\(Self.whereText(product))</p>
+                    \(add)
+                    <form method="post" action="/shop/favourites/\(favourite ? "remove" : "add")" class="favourite">\(fields)
+                    <input type="hidden" name="productId" value="\(product.id)">
+                    <button type="submit" class="secondary" aria-pressed="\(favourite ? "true" : "false")" aria-label="\(favourite ? "Remove \(product.name) from favourites" : "Save \(product.name) to favourites")">\(favourite ? "★ Saved" : "☆ Save")</button>
+                    </form>
+                    </li>
+                    """
+            })
+        return "<ul class=\"products\" id=\"products\">\(cards)</ul>"
+    }
+
+    /// Whether the store has it now, in words.
+    static func stockText(_ product: ProductRecord) -> String {
+        if product.discontinued { return "No longer sold" }
+        let available = product.stock?.available ?? 0
+        switch available {
+        case 0: return "Out of stock"
+        case 1...5: return "Only \(available) left"
+        default: return "In stock"
+        }
+    }
+
+    /// Where it is in the store, in words ("Aisle 6 (Dairy), bay 1, shelf B").
+    static func whereText(_ product: ProductRecord) -> String {
+        product.stock?.location?.sentence ?? LocationRecord.notLocatedSentence
+    }
+}
