@@ -1,6 +1,7 @@
 -- What checkout needs before it places an order (CheckoutQueries.context): the customer's name,
--- the cart's store (token number, currency, when a token without a slot expires) and calendar,
--- and any order this idempotency key already made. One row when the customer exists.
+-- the cart's store (token number, currency, when a token without a slot expires: it asks
+-- collection_deadline) and calendar, and any order this idempotency key already made. One row
+-- when the customer exists.
 --
 -- PL/pgSQL, so PostgreSQL keeps its plans per connection (issue 15: PostgresNIO sends every
 -- statement unnamed, and planning cost more than running for most of the hot reads).
@@ -12,7 +13,8 @@ RETURNS TABLE (customer_name text, store_id uuid, token_number integer, currency
 LANGUAGE plpgsql STABLE ROWS 1 AS $$
 BEGIN
     RETURN QUERY
-    SELECT u.name, ct.store_id, s.token_number, s.currency::text, extract(epoch FROM now() + s.collection_window)::int8,
+    SELECT u.name, ct.store_id, s.token_number, s.currency::text,
+           extract(epoch FROM collection_deadline(NULL, NULL, s.collection_window))::int8,
            e.id, e.request_hash, k.*
     FROM users u
     LEFT JOIN carts ct ON ct.customer_id = u.id

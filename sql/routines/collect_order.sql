@@ -3,11 +3,13 @@
 -- inside it, so no client round trip happens while the order's stock rows are locked.
 --
 -- It hands the order over only when everything the desk requires holds, checked here under the
--- locks, where they cannot change: the order is of the scanning staff member's store, packaged
--- or out for delivery, paid (or otherwise settled), the scanned text is its current token, and
--- an order holding age-restricted goods has its age check recorded or confirmed with this scan
--- (p_id_method). Otherwise it changes nothing and returns false; the service then explains the
--- refusal from the order as it stands (Collections.check), so the rule has one author (this)
+-- locks, where they cannot change: the order is of the scanning staff member's store, in a
+-- status that may move to 'completed' (it asks order_transition_allowed, the SQL side of the
+-- transition rule in OrderStatus.swift: packaged or out for delivery), paid (or otherwise
+-- settled), the scanned text is its current token, and an order holding age-restricted goods
+-- has its age check recorded or confirmed with this scan (p_id_method). Otherwise it changes
+-- nothing and returns false; the service then explains the refusal from the order as it stands
+-- (Collections.check, which asks OrderStatus.canTransition), so the rule has one author (this)
 -- and one explainer.
 --
 -- Lock order, as everywhere: the stock rows by product id, then the order row.
@@ -21,7 +23,7 @@ BEGIN
      WHERE s.store_id = p_store AND s.product_id IN (SELECT l.product_id FROM order_lines l WHERE l.order_id = p_order)
      ORDER BY s.product_id FOR UPDATE;
     SELECT o.status INTO v_status FROM orders o
-     WHERE o.id = p_order AND o.store_id = p_store AND o.status IN ('packaged', 'delivering') AND o.payment_status <> 'unpaid'
+     WHERE o.id = p_order AND o.store_id = p_store AND order_transition_allowed(o.status, 'completed') AND o.payment_status <> 'unpaid'
        FOR UPDATE;
     IF NOT FOUND THEN
         RETURN false;

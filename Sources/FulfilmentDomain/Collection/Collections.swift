@@ -118,7 +118,9 @@ package struct Collections: Sendable {
         }
     }
 
-    /// Whether this order can be handed over now, each refusal with its own code.
+    /// Whether this order can be handed over now, each refusal with its own code. Whether its
+    /// status may be collected asks the transition rule (`OrderStatus.canTransition(to:)`, whose
+    /// SQL side `collect_order` asks under its locks), so the explainer and the author agree.
     package static func check(_ order: Order) throws {
         switch order.status {
         case .cancelled: throw OrderError.orderCancelled
@@ -126,8 +128,8 @@ package struct Collections: Sendable {
             throw OrderError.alreadyCollected(
                 at: order.collectedAt ?? order.completedAt ?? order.createdAt,
                 by: order.history.last(where: { $0.to == .completed })?.actorName ?? "staff")
-        case .pending: throw OrderError.notReady(.pending)
-        case .packaged, .delivering: break
+        case let status where !status.canTransition(to: .completed): throw OrderError.notReady(status)
+        default: break
         }
         guard order.paymentStatus.isSettled else {
             throw OrderError.paymentRequired(amount: order.amountDue.amount, currency: order.amountDue.currency)

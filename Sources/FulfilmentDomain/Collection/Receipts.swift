@@ -40,9 +40,11 @@ package struct Receipts: Sendable {
                 throw OrderError.alreadyCollected(at: order.collectedAt ?? order.createdAt, by: order.history.last?.actorName ?? "staff")
             case .pending, .packaged, .delivering: break
             }
-            // A fresh collection window from now (for an order with a slot, its end plus the grace
-            // period, as at checkout); never the very claims of the old token (Ed25519
-            // signatures are deterministic, so equal claims would give the same text back).
+            // The uncollected-order deadline afresh (`facts.freshExpiry`: for an order with a slot,
+            // its end plus the grace period, as at checkout; else a collection window from now;
+            // the rule is `collection_deadline`, see `StoreCalendar.collectionDeadline(for:)`);
+            // never the very claims of the old token (Ed25519 signatures are deterministic, so
+            // equal claims would give the same text back).
             let expiry = facts.freshExpiry == facts.oldExpiry ? facts.freshExpiry + 1 : facts.freshExpiry
             let token = try signing().sign(
                 PickupToken.Claims(

@@ -104,7 +104,9 @@ package struct Checkout: Sendable {
         }
 
         let orderID = OrderID(UUID())
-        // The token lives until the slot's end plus the grace period; without a slot, the store's collection window.
+        // The token lives until the uncollected-order deadline: with a slot, the calendar's
+        // (`StoreCalendar.collectionDeadline(for:)`); without one, the window end the context read
+        // asked the database for (`collection_deadline` in `checkout_context`). No restatement here.
         let claims =
             if let slot, let calendar {
                 PickupToken.Claims(

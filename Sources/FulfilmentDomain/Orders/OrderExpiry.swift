@@ -9,6 +9,12 @@ import PostgresNIO
 /// cancellation, so its reserved (or packed) stock goes back, it leaves any open pick list,
 /// and a paid order becomes `refund_due`.
 ///
+/// The sweep states neither rule it applies. The deadline is the token's `expires_at`, which
+/// its issuer set from the deadline rule (`StoreCalendar.collectionDeadline(for:)` and its SQL
+/// side `collection_deadline`); which orders may be cancelled is the transition rule's
+/// (`order_transition_allowed(status, 'cancelled')` in `OrderExpiryQueries`, the SQL side of
+/// `OrderStatus.allowedTargets`).
+///
 /// Every instance sweeps, and nothing is held in memory: each order is expired in a
 /// transaction of its own that first locks its stock rows in product-id order (the lock order
 /// of every stock-changing transaction, so a sweep never deadlocks with a checkout, a

@@ -3,6 +3,13 @@ import Logging
 import PostgresNIO
 
 /// The SQL of the expiry sweep (`OrderExpiry`). The sweep is the system's, across every store.
+///
+/// Neither statement states a rule of its own. Which orders the sweep may cancel asks the
+/// transition rule's SQL side, `order_transition_allowed(status, 'cancelled')`
+/// (`sql/routines/order_transition_allowed.sql`, checked against `OrderStatus.allowedTargets` by
+/// `TransitionRuleAgreementTests`); when an order is uncollected asks its token's `expires_at`,
+/// which every issuer set from the one deadline rule (`collection_deadline`, see
+/// `StoreCalendar.collectionDeadline(for:)`).
 package enum OrderExpiryQueries {
     /// Open orders whose unused token expired by `now`, oldest expiry first; read without locks.
     package static func candidates(expiredBy now: Date, limit: Int, on client: PostgresClient, logger: Logger) async throws
@@ -11,7 +18,7 @@ package enum OrderExpiryQueries {
         let rows = try await client.run(
             """
             SELECT o.id, o.store_id FROM orders o JOIN pickup_tokens t ON t.order_id = o.id
-            WHERE o.status IN ('pending', 'packaged', 'delivering') AND t.used_at IS NULL AND t.expires_at <= \(now)
+            WHERE order_transition_allowed(o.status, 'cancelled') AND t.used_at IS NULL AND t.expires_at <= \(now)
             ORDER BY t.expires_at, o.id
             LIMIT \(limit)
             """, logger: logger)
@@ -31,7 +38,7 @@ package enum OrderExpiryQueries {
             """
             SELECT o.status FROM orders o
             WHERE o.id = \(candidate.id.rawValue) AND o.store_id = \(candidate.store.rawValue)
-              AND o.status IN ('pending', 'packaged', 'delivering')
+              AND order_transition_allowed(o.status, 'cancelled')
               AND EXISTS (SELECT 1 FROM pickup_tokens t WHERE t.order_id = o.id AND t.used_at IS NULL AND t.expires_at <= \(now))
             FOR UPDATE OF o SKIP LOCKED
             """, logger: logger)

@@ -1,4 +1,5 @@
-/// Where an order is in its life. The transition rule lives here and nowhere else:
+/// Where an order is in its life. The transition rule (``allowedTargets``) is stated here for
+/// the service, and once more in SQL for what the database decides under its locks:
 ///
 /// ```
 /// pending ──▶ packaged ──▶ delivering ──▶ completed   (completed only by a collection scan)
@@ -7,6 +8,17 @@
 /// ```
 /// `delivering` means the packed bags are on their way to the collection point (the desk or
 /// a locker); an order can be collected once it is packaged.
+///
+/// Who asks which side:
+/// - this one: `OrderTransitions.apply` (every move by hand, by the customer, by the expiry
+///   sweep), the refusals' `allowed` lists and the console's buttons (``manualTargets``), and
+///   `Collections.check`, which explains a refused scan before or after the database decided it;
+/// - `order_transition_allowed(from, to)` (`sql/routines/order_transition_allowed.sql`):
+///   `collect_order` (the scan, under the order's lock: may it move to `completed`?) and the
+///   expiry sweep's `OrderExpiryQueries` (may it move to `cancelled`?).
+///
+/// `TransitionRuleAgreementTests` asks both for every pair of statuses and fails if they differ,
+/// so change the two together.
 public enum OrderStatus: String, Sendable, Codable, CaseIterable {
     case pending
     case packaged
@@ -14,7 +26,8 @@ public enum OrderStatus: String, Sendable, Codable, CaseIterable {
     case completed
     case cancelled
 
-    /// Every state this one may move to, collection included.
+    /// Every state this one may move to, collection included: the rule itself (see the type's
+    /// comment for its SQL side, `order_transition_allowed`, and the test that they agree).
     public var allowedTargets: [OrderStatus] {
         switch self {
         case .pending: [.packaged, .cancelled]
@@ -30,8 +43,8 @@ public enum OrderStatus: String, Sendable, Codable, CaseIterable {
     /// collection scan reaches.
     public var manualTargets: [OrderStatus] { allowedTargets.filter { $0 != .completed } }
 
-    /// Open orders hold reserved stock.
-    public var isOpen: Bool { self != .completed && self != .cancelled }
+    /// Open orders hold reserved stock: those that may still move (``allowedTargets``).
+    public var isOpen: Bool { !allowedTargets.isEmpty }
 
     /// The customer's tracker: pending 0.25, packaged 0.5, delivering 0.75, completed 1.0
     /// (a cancelled order shows no progress).

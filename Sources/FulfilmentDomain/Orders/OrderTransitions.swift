@@ -4,7 +4,8 @@ import PostgresNIO
 
 /// Moves orders between states: one transaction per transition, with a conditional update
 /// (`WHERE status = expected`), so two staff racing produce one transition and one 409.
-/// The rule itself is `OrderStatus.canTransition(to:)`.
+/// The rule itself is `OrderStatus.canTransition(to:)`, which `apply` asks; its SQL side,
+/// `order_transition_allowed`, is what `collect_order` and the expiry sweep ask (see `OrderStatus`).
 package struct OrderTransitions: Sendable {
     /// A reason given for a move, a reissue or a refusal: trimmed, none when empty, at most 500
     /// characters (`invalid_field` beyond), the same rule for the API and the console.

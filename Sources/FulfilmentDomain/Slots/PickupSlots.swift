@@ -11,7 +11,8 @@ package struct PickupSlots: Sendable {
     /// Signs the moved order's new token with the keyring of the moment.
     package let signing: @Sendable () -> PickupTokenSigner
 
-    /// A bookable slot and how many of its places are left.
+    /// A bookable slot and how many of its places are left (`remaining`: the database's count,
+    /// `slot_places_left`; never computed here).
     package struct Availability: Sendable {
         package var slot: PickupSlot
         package var capacity: Int
@@ -50,26 +51,27 @@ package struct PickupSlots: Sendable {
         }
     }
 
-    /// The bookable slots starting on `from` (the store's today when nil) and the `days` after.
+    /// The bookable slots starting on `from` (the store's today when nil) and the `days` after,
+    /// each with the places it has left as the database counts them
+    /// (`SlotBookingQueries.placesLeft`: `slot_places_left`, the rule taking a place asks too).
     package func available(store: StoreID, from: LocalDate?, days: Int, now: Date, logger: Logger) async throws -> (StoreCalendar, [Availability]) {
         let calendar = try await self.calendar(store: store, logger: logger)
         let first = from ?? LocalDate(now, in: calendar.timeZone)
         let slots = calendar.bookableSlots(from: first, days: days, now: now)
-        guard let earliest = slots.first?.start, let latest = slots.last?.start else { return (calendar, []) }
-        let booked = try await SlotBookingQueries.booked(
-            store: store, from: earliest, to: latest.addingTimeInterval(1), on: database.client, logger: logger)
+        guard !slots.isEmpty else { return (calendar, []) }
+        let left = try await SlotBookingQueries.placesLeft(
+            store: store, starts: slots.map(\.start), capacity: calendar.capacity, on: database.client, logger: logger)
         return (
             calendar,
-            slots.map { slot in
-                Availability(slot: slot, capacity: calendar.capacity, remaining: max(0, calendar.capacity - (booked[slot.start] ?? 0)))
-            }
+            zip(slots, left).map { slot, remaining in Availability(slot: slot, capacity: calendar.capacity, remaining: remaining) }
         )
     }
 
     /// Moves the customer's own pending or packaged order to the slot starting at `start`: the
     /// old place is freed and the new one taken in one transaction (a full slot leaves the order
     /// where it was), and the pickup token is issued again to expire at the new slot's end plus
-    /// the grace period (the old QR stops working, `superseded`). Moving to its own slot changes nothing.
+    /// the grace period (`StoreCalendar.collectionDeadline(for:)`, the deadline rule's Swift side;
+    /// the old QR stops working, `superseded`). Moving to its own slot changes nothing.
     package func move(order id: OrderID, to start: Date, by customer: Identity, now: Date, logger: Logger) async throws -> Order {
         try await database.transaction(logger: logger) { connection in
             // The order row first: two moves of one order run one after the other. Another

@@ -81,5 +81,16 @@ extension StoreCalendar {
     }
 
     /// When an order booked in `slot` can no longer be collected: its end plus the grace period.
+    /// Its pickup token expires then, and the expiry sweep cancels it as uncollected once it has.
+    ///
+    /// The uncollected-order deadline has two authors, since a token is signed before any
+    /// statement writes it: this one, which checkout (`Checkout.place`) and moving an order
+    /// (`PickupSlots.move`) ask for a token with a slot; and `collection_deadline`
+    /// (`sql/routines/collection_deadline.sql`), which `checkout_context` asks for a token without
+    /// a slot (issue time plus the store's collection window) and which a receipt re-issued at
+    /// the desk (`ReceiptQueries.lockedForReissue`) states in its own SQL until it is changed to
+    /// ask it. `CollectionDeadlineAgreementTests` compares this with `collection_deadline` over
+    /// slots in several zones (the days the clocks change included) and grace periods, and checks
+    /// the tokens of checkout, a move and a re-issue against them: change the sides together.
     public func collectionDeadline(for slot: PickupSlot) -> Date { slot.end.addingTimeInterval(grace) }
 }
