@@ -108,6 +108,18 @@ final class WebDriver: @unchecked Sendable {
         return id
     }
 
+    /// How many elements match `css`: 0 when none does. WebDriver's Find Elements answers an
+    /// empty list for that, and an error only for a real failure (a bad selector, a dead
+    /// session), which throws here; so `count(css) == 0` says the element is absent, where a
+    /// failed `find` could mean either.
+    func count(_ css: String) async throws -> Int {
+        let value = try await command("POST", "/elements", ["using": "css selector", "value": css])
+        guard let elements = value as? [Any] else {
+            throw Failure(description: "no list of elements for \(css): \(value ?? "nothing")")
+        }
+        return elements.count
+    }
+
     /// Types into an element as a keyboard (or a wedge scanner) does; "\n" presses Enter.
     func type(_ text: String, into css: String) async throws {
         let element = try await find(css)

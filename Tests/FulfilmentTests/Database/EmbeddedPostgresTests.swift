@@ -152,7 +152,23 @@ struct EmbeddedPostgresTests {
             let database = embedded.connectionInfo
             #expect(try await sql("SELECT count(*) FROM order_lines WHERE substitution_status = 'proposed'", on: database) == [["1"]])
             #expect(try await sql("SELECT arrival_bay FROM orders WHERE arrived_at IS NOT NULL", on: database) == [[DemoKerbside.bay]])
-            try await Task.sleep(for: .milliseconds(500))  // a few rounds of the background services too
+            // A few rounds of the background services too, seen to have run rather than slept for:
+            // the event bus has numbered everything the seed wrote (its first round), and the
+            // database probe has sent its statement twice since.
+            try await waitUntil("the event bus numbered the seed's events", seconds: 60) {
+                try await sql("SELECT count(*) > 0 AND count(*) FILTER (WHERE sequence IS NULL) = 0 FROM events", on: database) == [["t"]]
+            }
+            var since = try await sql("SELECT clock_timestamp()::text", on: database)[0][0] ?? ""
+            for round in 1...2 {
+                try await waitUntil("the database probe's round \(round) since", seconds: 60) {
+                    let probed = try await sql(
+                        "SELECT max(query_start)::text FROM pg_stat_activity WHERE query = 'SELECT pg_is_in_recovery()' AND query_start > $1::timestamptz",
+                        [since], on: database)
+                    guard let started = probed[0][0] else { return false }
+                    since = started
+                    return true
+                }
+            }
             // Read before the shutdown, which may log complaints of its own (cancelled channels).
             let running = text().split(separator: "\n")
             kill(pid, SIGTERM)

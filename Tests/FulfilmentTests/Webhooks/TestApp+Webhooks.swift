@@ -39,12 +39,35 @@ extension TestApp {
         throw TestSetupError("no single \(status) delivery within \(seconds) s: \(last)")
     }
 
+    /// Returns once the dispatcher has come round on its own twice after this call: the witness a
+    /// test that something was *not* sent waits for, instead of a sleep it hopes is long enough.
+    /// Another store's endpoint, made now at `receiver`'s `/flaky/2` (so once per receiver),
+    /// refuses twice before it accepts: its delivery's second and third attempts are each claimed
+    /// by a poll, a retry pause after the attempt before. A claim takes every delivery due by
+    /// then, earliest first, and counts it in `attempts` before sending; so whatever came due
+    /// within two retry pauses of this call (the schedule's first two) has been claimed, and
+    /// counted, by the time this returns.
+    func waitForTwoDispatcherRounds(at receiver: WebhookReceiver) async throws {
+        let store = try await createStore()
+        let manager = try await signIn(role: .manager, store: store)
+        let marker = try await createWebhook(manager, url: receiver.url("/flaky/2"))
+        _ = try await placeOrder(store: store)
+        let delivery = try await waitForDelivery(of: marker, by: manager, status: "succeeded")
+        guard delivery["attempts"].int == 3 else { throw TestSetupError("the marker delivery was not sent three times: \(delivery)") }
+    }
+
     /// The `order.placed` event of an order: its id and `event_json`, the body every delivery sends.
+    /// Read once it is numbered (just after its commit, by the bus), as a delivery sends it: read
+    /// before, its `sequence` is still null.
     func placedEvent(of order: JSONValue) async throws -> (id: String, json: String) {
-        let row = try await sql(
-            "SELECT e.id, event_json(e) FROM events e WHERE e.order_id = $1 AND e.type = 'order.placed'",
-            [order["id"].string!], on: database)[0]
-        return (row[0]!, row[1]!)
+        for _ in 0..<200 {
+            let rows = try await sql(
+                "SELECT e.id, event_json(e) FROM events e WHERE e.order_id = $1 AND e.type = 'order.placed' AND e.sequence IS NOT NULL",
+                [order["id"].string!], on: database)
+            if let row = rows.first { return (row[0]!, row[1]!) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSetupError("the order.placed event of order \(order["id"].string!) was not numbered within 10 s")
     }
 }
 

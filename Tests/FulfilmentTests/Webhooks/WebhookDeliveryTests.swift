@@ -61,9 +61,13 @@ struct WebhookDeliveryTests {
                 #expect(Set(hits.map(\.body)) == [event.json])
                 let delivery = try await app.waitForDelivery(of: webhook, by: manager, status: "succeeded")
                 #expect(delivery["attempts"].int == 4)
-                // Well past the rest of the schedule: no fifth request.
-                try await Task.sleep(for: .seconds(2))
+                // No fifth request: had the success been taken for a failure (or the delivery been
+                // claimed again), a fifth attempt would have come due within one pause of it, and
+                // the dispatcher has since come round twice, two pauses apart. A claim counts the
+                // attempt before sending it, so the delivery's count shows one still on its way.
+                try await app.waitForTwoDispatcherRounds(at: receiver)
                 #expect(await receiver.hits(to: "/flaky/3").count == 4)
+                #expect(try await app.deliveries(of: webhook, by: manager).map { $0["attempts"].int } == [4])
                 // The endpoint recovered: it is not marked failing.
                 let endpoint = try await app.request(.get, "/v1/webhooks/\(webhook["id"].string!)", token: manager.token).json
                 #expect(!endpoint.has("failingSince"))
