@@ -5,7 +5,7 @@ extension API {
 
     func getCart(_ input: Operations.GetCart.Input) async throws -> Operations.GetCart.Output {
         let identity = try Identity.required
-        return .ok(.init(body: .json(Self.cartPayload(try await services.carts.cart(customer: identity.userID, logger: logger)))))
+        return .ok(.init(body: .json(try Self.cartPayload(try await services.carts.cart(customer: identity.userID, logger: logger)))))
     }
 
     func setCartStore(_ input: Operations.SetCartStore.Input) async throws -> Operations.SetCartStore.Output {
@@ -13,7 +13,7 @@ extension API {
         let identity = try Identity.required
         guard let store = StoreID(body.storeId) else { throw OrderError.storeNotFound }
         let cart = try await services.carts.setStore(store, customer: identity.userID, logger: logger)
-        return .ok(.init(body: .json(Self.cartPayload(cart))))
+        return .ok(.init(body: .json(try Self.cartPayload(cart))))
     }
 
     func clearCart(_ input: Operations.ClearCart.Input) async throws -> Operations.ClearCart.Output {
@@ -36,33 +36,33 @@ extension API {
                 kind: sent.preference.rawValue, productIDs: sent.productIds, for: product, logger: logger)
         }
         let cart = try await services.carts.setQuantity(Int(body.quantity), of: product, substitution: substitution, caller: caller, logger: logger)
-        return .ok(.init(body: .json(Self.cartPayload(cart))))
+        return .ok(.init(body: .json(try Self.cartPayload(cart))))
     }
 
     func removeCartItem(_ input: Operations.RemoveCartItem.Input) async throws -> Operations.RemoveCartItem.Output {
         let identity = try Identity.required
         guard let product = ProductID(input.path.productId) else { throw OrderError.productNotFound }
         let cart = try await services.carts.remove(product, customer: identity.userID, logger: logger)
-        return .ok(.init(body: .json(Self.cartPayload(cart))))
+        return .ok(.init(body: .json(try Self.cartPayload(cart))))
     }
 
-    static func cartPayload(_ cart: Cart) -> Components.Schemas.Cart {
+    static func cartPayload(_ cart: Cart) throws -> Components.Schemas.Cart {
         Components.Schemas.Cart(
             storeId: cart.storeID?.description,
-            items: cart.lines.map { line in
+            items: try cart.lines.map { line in
                 Components.Schemas.CartLine(
                     productId: line.productID.description, name: line.name, quantity: line.quantity,
                     unitPrice: .init(amount: line.unitPrice, currency: cart.currency),
                     lineTotal: .init(amount: line.lineTotal, currency: cart.currency),
                     available: line.available, enoughStock: line.available >= line.quantity, discontinued: line.discontinued,
                     regularPrice: line.regularPrice.map { .init(amount: $0, currency: cart.currency) }, saleEndsAt: line.saleEndsAt,
-                    discount: .init(amount: line.discount, currency: cart.currency), substitution: .init(line.substitution))
+                    discount: .init(amount: line.discount, currency: cart.currency), substitution: try .init(line.substitution))
             },
             subtotal: .init(amount: cart.subtotal, currency: cart.currency),
             discount: .init(amount: cart.discount, currency: cart.currency),
             total: .init(amount: cart.total, currency: cart.currency),
             itemCount: cart.lines.reduce(0) { $0 + $1.quantity },
-            coupon: cart.coupon.map { Components.Schemas.CartCoupon($0, currency: cart.currency) })
+            coupon: try cart.coupon.map { try Components.Schemas.CartCoupon($0, currency: cart.currency) })
     }
 }
 

@@ -20,31 +20,31 @@ extension GeoPoint {
 }
 
 extension Components.Schemas.Aisle {
-    init(_ aisle: AisleRecord) {
+    init(_ aisle: AisleRecord) throws {
         self.init(
             id: aisle.id.description, code: aisle.code, name: aisle.name, walkOrder: aisle.walkOrder,
-            zone: ZonePayload(rawValue: aisle.zone) ?? .ambient)
+            zone: try ZonePayload.matching(aisle.zone))
     }
 }
 
 extension Components.Schemas.Location {
-    init(_ location: LocationRecord) {
+    init(_ location: LocationRecord) throws {
         self.init(
             aisleId: location.aisleID.description, aisleCode: location.aisleCode, aisleName: location.aisleName,
-            zone: ZonePayload(rawValue: location.zone) ?? .ambient, bay: location.bay, shelf: location.shelf)
+            zone: try ZonePayload.matching(location.zone), bay: location.bay, shelf: location.shelf)
     }
 }
 
 extension Components.Schemas.Availability {
-    init(_ stock: StockRecord) {
+    init(_ stock: StockRecord) throws {
         self.init(
             storeId: stock.storeID.description, available: stock.available, inStock: stock.available > 0,
-            located: stock.location != nil, location: stock.location.map(Components.Schemas.Location.init))
+            located: stock.location != nil, location: try stock.location.map(Components.Schemas.Location.init))
     }
 }
 
 extension Components.Schemas.Product {
-    init(_ product: ProductRecord) {
+    init(_ product: ProductRecord) throws {
         let id = product.id.description
         self.init(
             id: id, sku: product.sku, barcode: product.barcode, name: product.name, brand: product.brand,
@@ -53,28 +53,28 @@ extension Components.Schemas.Product {
             regularPrice: product.sale.map { .init(amount: $0.regularAmount, currency: product.currency) }, saleEndsAt: product.sale?.endsAt,
             discontinued: product.discontinued,
             imageUrl: product.hasImage ? "/v1/products/\(id)/image" : nil,
-            availability: product.stock.map(Components.Schemas.Availability.init),
+            availability: try product.stock.map(Components.Schemas.Availability.init),
             rating: .init(average: product.rating.average, count: product.rating.count))
     }
 }
 
 extension Components.Schemas.LocateResult {
     /// A product's place; with `ingredient`, for that ingredient of a recipe (`locate?recipeId=`).
-    init(_ product: ProductRecord, ingredient: Recipe.Ingredient? = nil) {
+    init(_ product: ProductRecord, ingredient: Recipe.Ingredient? = nil) throws {
         let location = product.stock?.location
         self.init(
             productId: product.id.description, name: product.name, brand: product.brand,
-            located: location != nil, location: location.map(Components.Schemas.Location.init),
+            located: location != nil, location: try location.map(Components.Schemas.Location.init),
             place: location?.sentence ?? LocationRecord.notLocatedSentence, available: product.stock?.available ?? 0,
             ingredientIndex: ingredient?.index, ingredient: ingredient?.text)
     }
 }
 
 extension Components.Schemas.StockEntry {
-    init(_ product: ProductRecord, stock: StockRecord) {
+    init(_ product: ProductRecord, stock: StockRecord) throws {
         self.init(
             storeId: stock.storeID.description, productId: product.id.description, sku: product.sku,
             name: product.name, onHand: stock.onHand, reserved: stock.reserved, available: stock.available,
-            minSupply: stock.minSupply, low: stock.isLow, location: stock.location.map(Components.Schemas.Location.init))
+            minSupply: stock.minSupply, low: stock.isLow, location: try stock.location.map(Components.Schemas.Location.init))
     }
 }

@@ -19,7 +19,7 @@ extension API {
     func listAisles(_ input: Operations.ListAisles.Input) async throws -> Operations.ListAisles.Output {
         let store = try await existingStore(input.path.storeId)
         let aisles = try await services.catalogue.aisles(of: store.id, logger: logger)
-        return .ok(.init(body: .json(.init(items: aisles.map(Components.Schemas.Aisle.init), nextCursor: nil))))
+        return .ok(.init(body: .json(.init(items: try aisles.map(Components.Schemas.Aisle.init), nextCursor: nil))))
     }
 
     func searchProducts(_ input: Operations.SearchProducts.Input) async throws -> Operations.SearchProducts.Output {
@@ -29,19 +29,19 @@ extension API {
             newArrivals: input.query.new ?? false, sort: input.query.sort.flatMap { ProductSort(rawValue: $0.rawValue) },
             limit: try pageSize(input.query.limit), cursor: input.query.cursor)
         let page = try await services.catalogue.search(search, logger: logger)
-        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.Product.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try page.items.map(Components.Schemas.Product.init), nextCursor: page.nextCursor))))
     }
 
     func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
         let storeID = try await optionalStore(input.query.storeId)
         let id = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        return .ok(.init(body: .json(.init(try await services.catalogue.product(id, at: storeID, logger: logger)))))
+        return .ok(.init(body: .json(try .init(try await services.catalogue.product(id, at: storeID, logger: logger)))))
     }
 
     func getProductByBarcode(_ input: Operations.GetProductByBarcode.Input) async throws -> Operations.GetProductByBarcode.Output {
         let barcode = try Barcode(input.path.code)
         let storeID = try await optionalStore(input.query.storeId)
-        return .ok(.init(body: .json(.init(try await services.catalogue.product(barcode: barcode, at: storeID, logger: logger)))))
+        return .ok(.init(body: .json(try .init(try await services.catalogue.product(barcode: barcode, at: storeID, logger: logger)))))
     }
 
     func locateProducts(_ input: Operations.LocateProducts.Input) async throws -> Operations.LocateProducts.Output {
@@ -50,7 +50,7 @@ extension API {
         if let recipe = input.query.recipeId {
             guard input.query.q == nil else { throw CatalogueError.invalidField("q", "Give q or recipeId, not both.") }
             let found = try await services.recipes.locate(try RecipeID.parse(recipe), at: store.id, viewer: .current, logger: logger)
-            let items = found.map { Components.Schemas.LocateResult($0.0, ingredient: $0.1) }
+            let items = try found.map { try Components.Schemas.LocateResult($0.0, ingredient: $0.1) }
             return .ok(.init(body: .json(.init(items: items, nextCursor: nil))))
         }
         guard let q = input.query.q else { throw CatalogueError.invalidField("q", "Say what to look for, or give a recipeId.") }
@@ -58,7 +58,7 @@ extension API {
             text: q, storeID: store.id, category: nil, limit: try pageSize(input.query.limit), cursor: input.query.cursor)
         guard !search.text.isEmpty else { throw CatalogueError.invalidField("q", "Say what to look for.") }
         let page = try await services.catalogue.search(search, logger: logger)
-        return .ok(.init(body: .json(.init(items: page.items.map { Components.Schemas.LocateResult($0) }, nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try page.items.map { try Components.Schemas.LocateResult($0) }, nextCursor: page.nextCursor))))
     }
 
     func getProductImage(_ input: Operations.GetProductImage.Input) async throws -> Operations.GetProductImage.Output {
@@ -78,7 +78,7 @@ extension API {
         let draft = try ProductDraft(
             sku: body.sku, barcode: body.barcode, name: body.name, brand: body.brand, description: body.description,
             category: body.category, price: try ProductRules.price(amount: body.price.amount, currency: body.price.currency))
-        return .created(.init(body: .json(.init(try await services.catalogue.create(draft, logger: logger)))))
+        return .created(.init(body: .json(try .init(try await services.catalogue.create(draft, logger: logger)))))
     }
 
     func updateProduct(_ input: Operations.UpdateProduct.Input) async throws -> Operations.UpdateProduct.Output {
@@ -95,12 +95,12 @@ extension API {
             category: try body.category.map { text throws(CatalogueError) in try ProductRules.text(text, field: "category", limit: 100) },
             price: try body.price.map { price throws(CatalogueError) in try ProductRules.price(amount: price.amount, currency: price.currency) },
             discontinued: body.discontinued)
-        return .ok(.init(body: .json(.init(try await services.catalogue.update(id, change, logger: logger)))))
+        return .ok(.init(body: .json(try .init(try await services.catalogue.update(id, change, logger: logger)))))
     }
 
     func discontinueProduct(_ input: Operations.DiscontinueProduct.Input) async throws -> Operations.DiscontinueProduct.Output {
         let id = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        return .ok(.init(body: .json(.init(try await services.catalogue.update(id, ProductChange(discontinued: true), logger: logger)))))
+        return .ok(.init(body: .json(try .init(try await services.catalogue.update(id, ProductChange(discontinued: true), logger: logger)))))
     }
 
     func uploadProductImage(_ input: Operations.UploadProductImage.Input) async throws -> Operations.UploadProductImage.Output {
@@ -112,7 +112,7 @@ extension API {
             case .binary(let body): (body, nil)
             }
         let image = try await uploadedImage(body, declared: declared)
-        return .ok(.init(body: .json(.init(try await services.catalogue.setImage(image, of: id, logger: logger)))))
+        return .ok(.init(body: .json(try .init(try await services.catalogue.setImage(image, of: id, logger: logger)))))
     }
 
     /// An uploaded image (a product's, a news item's, a recipe's), read only up to the limit and

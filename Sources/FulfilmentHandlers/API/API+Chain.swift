@@ -29,7 +29,7 @@ extension API {
         guard let store = StoreID(input.path.storeId) else { throw ChainError.storeNotFound }
         let aisle = try await services.stores.addAisle(
             to: store, .init(code: body.code, name: body.name, walkOrder: body.walkOrder, zone: body.zone?.rawValue), logger: logger)
-        return .created(.init(body: .json(.init(aisle))))
+        return .created(.init(body: .json(try .init(aisle))))
     }
 
     func updateAisle(_ input: Operations.UpdateAisle.Input) async throws -> Operations.UpdateAisle.Output {
@@ -37,7 +37,7 @@ extension API {
         guard let store = StoreID(input.path.storeId), let id = AisleID(input.path.aisleId) else { throw ChainError.aisleNotFound }
         let aisle = try await services.stores.updateAisle(
             id, of: store, .init(code: body.code, name: body.name, walkOrder: body.walkOrder, zone: body.zone?.rawValue), logger: logger)
-        return .ok(.init(body: .json(.init(aisle))))
+        return .ok(.init(body: .json(try .init(aisle))))
     }
 
     func deleteAisle(_ input: Operations.DeleteAisle.Input) async throws -> Operations.DeleteAisle.Output {

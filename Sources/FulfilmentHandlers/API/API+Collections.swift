@@ -10,7 +10,7 @@ extension API {
             try await services.collections.collect(
                 token: body.token, by: try Caller.current, idChecked: idChecked, key: input.headers.idempotencyKey, logger: logger)
         }
-        return .ok(.init(body: .json(.init(order, for: identity))))
+        return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 
     func previewCollection(_ input: Operations.PreviewCollection.Input) async throws -> Operations.PreviewCollection.Output {
@@ -18,7 +18,7 @@ extension API {
         let (identity, order) = try await Self.counted(preview: true) {
             try await services.collections.preview(token: body.token, by: try Caller.current, logger: logger)
         }
-        return .ok(.init(body: .json(.init(order, for: identity))))
+        return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 
     /// Counts a scan by its outcome: `collected` (or `ready` for a preview), else the refusal's code.

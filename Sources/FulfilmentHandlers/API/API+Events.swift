@@ -9,7 +9,7 @@ extension API {
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
         let identity = try Identity.required
         let order = try await services.readyNotifications.resend(order: id, by: identity, logger: logger)
-        return .ok(.init(body: .json(.init(order, for: identity))))
+        return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 
     func streamStoreEvents(_ input: Operations.StreamStoreEvents.Input) async throws -> Operations.StreamStoreEvents.Output {

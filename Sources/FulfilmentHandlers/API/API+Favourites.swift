@@ -9,7 +9,7 @@ extension API {
         let storeID = try await optionalStore(input.query.storeId)
         let page = try await services.favourites.list(
             of: identity.userID, at: storeID, limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
-        let items = page.items.map { Components.Schemas.Favourite(product: .init($0.0), addedAt: $0.1) }
+        let items = try page.items.map { Components.Schemas.Favourite(product: try .init($0.0), addedAt: $0.1) }
         return .ok(.init(body: .json(.init(items: items, nextCursor: page.nextCursor))))
     }
 

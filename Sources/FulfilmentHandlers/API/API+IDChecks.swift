@@ -7,7 +7,7 @@ extension API {
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
         let identity = try Identity.required
         let order = try await services.restrictedLines.remove(from: id, by: identity.userID, in: try StoreScope(staff: identity), logger: logger)
-        return .ok(.init(body: .json(.init(order, for: identity))))
+        return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 }
 

@@ -7,10 +7,10 @@ extension API {
 
     func reportContent(_ input: Operations.ReportContent.Input) async throws -> Operations.ReportContent.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        let kind = ContentKind(rawValue: body.kind.rawValue) ?? .comment
+        let kind = try ContentKind.matching(body.kind.rawValue)
         guard let id = UUID(uuidString: body.contentId) else { throw kind.notFound }
         let (report, created) = try await services.moderation.report(kind, id, reason: body.reason, by: try Identity.required, logger: logger)
-        return created ? .created(.init(body: .json(.init(report)))) : .ok(.init(body: .json(.init(report))))
+        return created ? .created(.init(body: .json(try .init(report)))) : .ok(.init(body: .json(try .init(report))))
     }
 
     func listReports(_ input: Operations.ListReports.Input) async throws -> Operations.ListReports.Output {
@@ -18,7 +18,7 @@ extension API {
         let page = try await services.moderation.reports(
             resolved: input.query.state == .resolved, in: scope, limit: try pageSize(input.query.limit), cursor: input.query.cursor,
             logger: logger)
-        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.ContentReport.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try page.items.map(Components.Schemas.ContentReport.init), nextCursor: page.nextCursor))))
     }
 
     func hideContent(_ input: Operations.HideContent.Input) async throws -> Operations.HideContent.Output {
@@ -37,7 +37,7 @@ extension API {
         let done = try await services.moderation.moderate(
             kind, id, hide: hide, by: identity.userID, in: try StoreScope(managerOrAdmin: identity), logger: logger)
         return .init(
-            kind: .init(rawValue: kind.rawValue) ?? .comment, contentId: id.uuidString.lowercased(), hidden: done.hidden,
+            kind: try .matching(kind.rawValue), contentId: id.uuidString.lowercased(), hidden: done.hidden,
             resolvedReports: done.resolved)
     }
 
@@ -64,9 +64,9 @@ extension API {
 }
 
 extension Components.Schemas.ContentReport {
-    init(_ report: ContentReport) {
+    init(_ report: ContentReport) throws {
         self.init(
-            id: report.id.description, kind: .init(rawValue: report.kind.rawValue) ?? .comment, contentId: report.contentID.uuidString.lowercased(),
+            id: report.id.description, kind: try .matching(report.kind.rawValue), contentId: report.contentID.uuidString.lowercased(),
             storeId: report.store?.description, reason: report.reason, excerpt: report.excerpt, author: .init(report.author),
             hidden: report.hidden, createdAt: report.createdAt, resolvedAt: report.resolvedAt)
     }

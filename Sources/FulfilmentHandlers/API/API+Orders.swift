@@ -12,7 +12,7 @@ extension API {
             caller: try Caller.current, method: method, pickupSlot: body.pickupSlot, now: services.clock(),
             idempotencyKey: input.headers.idempotencyKey, logger: logger)
         if result.created { ServiceMetrics.checkoutPlaced() }
-        let payload = Components.Schemas.Order(result.order, for: result.customer)
+        let payload = try Components.Schemas.Order(result.order, for: result.customer)
         return result.created ? .created(.init(body: .json(payload))) : .ok(.init(body: .json(payload)))
     }
 
@@ -41,7 +41,7 @@ extension API {
     }
 
     func getOrder(_ input: Operations.GetOrder.Input) async throws -> Operations.GetOrder.Output {
-        .ok(.init(body: .json(.init(try await visibleOrder(input.path.orderId), for: try Identity.required))))
+        .ok(.init(body: .json(try .init(try await visibleOrder(input.path.orderId), for: try Identity.required))))
     }
 
     func getReceiptPng(_ input: Operations.GetReceiptPng.Input) async throws -> Operations.GetReceiptPng.Output {
@@ -62,18 +62,18 @@ extension API {
         let identity = try Identity.required
         let order = try await services.orderTransitions.cancelByCustomer(
             order: id, reason: try OrderTransitions.reason(reason), by: identity.userID, logger: logger)
-        return .ok(.init(body: .json(.init(order, for: identity))))
+        return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 
     func transitionOrder(_ input: Operations.TransitionOrder.Input) async throws -> Operations.TransitionOrder.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
-        let target = OrderStatus(rawValue: body.to.rawValue) ?? .pending
+        let target = try OrderStatus.matching(body.to.rawValue)
         let identity = try Identity.required
         let order = try await services.orderTransitions.move(
             order: id, to: target, reason: try OrderTransitions.reason(body.reason), by: identity.userID, in: try StoreScope(staff: identity),
             logger: logger)
-        return .ok(.init(body: .json(.init(order, for: identity))))
+        return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 
     /// The order, if the caller is its customer or staff of its store; otherwise 404, so
@@ -120,7 +120,7 @@ extension Components.Schemas.Money {
 extension Components.Schemas.Order {
     /// The order as `viewer` sees it: only its customer gets the pickup token and receipt
     /// links; staff find an order by its number and name, and the customer's QR proves they came.
-    init(_ order: Order, for viewer: Identity) {
+    init(_ order: Order, for viewer: Identity) throws {
         let isCustomer = viewer.userID == order.customerID
         let currency = order.total.currency
         let receipt = "/v1/orders/\(order.id)/receipt"
@@ -133,18 +133,18 @@ extension Components.Schemas.Order {
             total: .init(order.total), subtotal: .init(order.subtotal),
             discount: .init(Money(amount: order.discount, currency: currency)), amountDue: .init(order.amountDue),
             refundDue: order.refundDueAmount > 0 ? .init(Money(amount: order.refundDueAmount, currency: currency)) : nil,
-            lines: order.lines.map { line in
+            lines: try order.lines.map { line in
                 .init(
                     productId: line.productID.description, name: line.name, quantity: line.quantity,
                     unitPrice: .init(amount: line.unitPrice, currency: currency),
                     lineTotal: .init(amount: line.removed ? 0 : line.lineTotal, currency: currency), pickedQuantity: line.pickedQuantity,
                     minimumAge: line.minimumAge, removed: line.removed ? true : nil,
-                    discount: .init(amount: line.discount, currency: currency), substitution: .init(line.substitution),
+                    discount: .init(amount: line.discount, currency: currency), substitution: try .init(line.substitution),
                     substitutedQuantity: line.substitutedQuantity,
-                    substitute: line.substitute.map {
+                    substitute: try line.substitute.map {
                         .init(
                             id: $0.id.description, replacesProductId: $0.replaces.description,
-                            status: .init(rawValue: $0.status.rawValue) ?? .proposed, decidedAt: $0.decidedAt)
+                            status: try .matching($0.status.rawValue), decidedAt: $0.decidedAt)
                     })
             },
             history: order.history.map { event in

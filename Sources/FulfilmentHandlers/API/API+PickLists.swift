@@ -92,23 +92,23 @@ extension Components.Schemas.PickListDetail {
             id: pickList.id.description, storeId: pickList.storeID.description,
             status: pickList.isOpen ? .open : .completed, createdAt: pickList.createdAt,
             totes: route.totes.map { .init(label: $0.label, orderId: $0.orderID.rawValue, orderNumber: $0.orderNumber) },
-            stops: route.stops.map { stop in
+            stops: try route.stops.map { stop in
                 Components.Schemas.PickStop(
                     sequence: stop.sequence, productId: stop.productID.rawValue, name: stop.productName, sku: stop.sku,
                     barcode: stop.barcode,
-                    location: stop.location.map {
+                    location: try stop.location.map {
                         .init(
                             aisleCode: $0.aisle.code, aisleName: $0.aisle.name,
-                            zone: .init(rawValue: $0.zone.rawValue) ?? .ambient, bay: $0.bay, shelf: $0.shelf)
+                            zone: try .matching($0.zone.rawValue), bay: $0.bay, shelf: $0.shelf)
                     },
                     quantity: stop.quantity,
-                    allocations: stop.allocations.map { allocation in
+                    allocations: try stop.allocations.map { allocation in
                         let line = progress.line(order: allocation.tote.orderID, product: stop.productID)
                         return .init(
                             tote: allocation.tote.label, orderId: allocation.tote.orderID.rawValue,
                             orderNumber: allocation.tote.orderNumber, quantity: allocation.quantity,
                             picked: line?.picked ?? 0, short: line?.short ?? false,
-                            substitution: line.map { .init($0.substitution) }, substituted: line?.substituted ?? 0)
+                            substitution: try line.map { try .init($0.substitution) }, substituted: line?.substituted ?? 0)
                     })
             })
     }

@@ -57,7 +57,7 @@ extension API {
         let identity = try Identity.required
         let order = try await services.pickupSlots.move(
             order: id, to: body.pickupSlot, by: identity, now: services.clock(), logger: logger)
-        return .ok(.init(body: .json(.init(order, for: identity))))
+        return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 }
 

@@ -13,7 +13,7 @@ extension API {
 
     func eraseMe(_ input: Operations.EraseMe.Input) async throws -> Operations.EraseMe.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        let content = Erasures.Content(rawValue: input.query.content?.rawValue ?? "keep") ?? .keep
+        let content = try input.query.content.map { try Erasures.Content.matching($0.rawValue) } ?? .keep
         do {
             try await services.erasures.eraseSelf(try Identity.required, password: body.password, content: content, logger: logger)
         } catch AccountError.wrongPassword {
@@ -24,7 +24,7 @@ extension API {
 
     func eraseUser(_ input: Operations.EraseUser.Input) async throws -> Operations.EraseUser.Output {
         guard let user = UserID(input.path.userId) else { throw PrivacyError.userNotFound }
-        let content = Erasures.Content(rawValue: input.query.content?.rawValue ?? "keep") ?? .keep
+        let content = try input.query.content.map { try Erasures.Content.matching($0.rawValue) } ?? .keep
         try await services.erasures.eraseCustomer(user, by: try Identity.required, content: content, logger: logger)
         return .noContent(.init())
     }

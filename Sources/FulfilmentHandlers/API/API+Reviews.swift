@@ -6,7 +6,7 @@ extension API {
 
     func listReviews(_ input: Operations.ListReviews.Input) async throws -> Operations.ListReviews.Output {
         let product = try ProductID.parse(input.path.productId, notFound: .productNotFound)
-        let order = Review.Order(rawValue: input.query.sort?.rawValue ?? "newest") ?? .newest
+        let order = try input.query.sort.map { try Review.Order.matching($0.rawValue) } ?? .newest
         let page = try await services.reviews.list(
             of: product, order: order, viewer: .current, limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
         return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.Review.init), nextCursor: page.nextCursor))))

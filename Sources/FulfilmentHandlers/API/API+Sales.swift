@@ -11,7 +11,7 @@ extension API {
         let state = input.query.state.flatMap { Sale.State(rawValue: $0.rawValue) }
         let page = try await services.sales.list(
             state, in: scope, limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
-        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.Sale.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try page.items.map(Components.Schemas.Sale.init), nextCursor: page.nextCursor))))
     }
 
     func createSale(_ input: Operations.CreateSale.Input) async throws -> Operations.CreateSale.Output {
@@ -24,7 +24,7 @@ extension API {
             product: product, price: Money(amount: body.price.amount, currency: body.price.currency), startsAt: body.startsAt,
             endsAt: body.endsAt)
         let sale = try await services.sales.create(draft, by: identity.userID, in: scope, logger: logger)
-        return .created(.init(body: .json(.init(sale))))
+        return .created(.init(body: .json(try .init(sale))))
     }
 
     func endSale(_ input: Operations.EndSale.Input) async throws -> Operations.EndSale.Output {
@@ -32,15 +32,15 @@ extension API {
         let identity = try Identity.required
         let scope = try StoreScope(staff: identity)
         guard let sale = SaleID(input.path.saleId) else { throw SaleError.saleNotFound }
-        return .ok(.init(body: .json(.init(try await services.sales.end(sale, by: identity.userID, in: scope, logger: logger)))))
+        return .ok(.init(body: .json(try .init(try await services.sales.end(sale, by: identity.userID, in: scope, logger: logger)))))
     }
 }
 
 extension Components.Schemas.Sale {
-    init(_ sale: Sale) {
+    init(_ sale: Sale) throws {
         self.init(
             id: sale.id.description, storeId: sale.store.description, productId: sale.product.description,
             productName: sale.productName, price: .init(sale.price), regularPrice: .init(sale.regularPrice), startsAt: sale.startsAt,
-            endsAt: sale.endsAt, state: .init(rawValue: sale.state.rawValue) ?? .ended, endedEarly: sale.endedEarly)
+            endsAt: sale.endsAt, state: try .matching(sale.state.rawValue), endedEarly: sale.endedEarly)
     }
 }

@@ -11,7 +11,7 @@ extension API {
         let page = try await services.stock.list(
             in: scope, lowOnly: input.query.low ?? false, limit: try pageSize(input.query.limit), cursor: input.query.cursor,
             logger: logger)
-        let items = page.items.compactMap { product in product.stock.map { Components.Schemas.StockEntry(product, stock: $0) } }
+        let items = try page.items.compactMap { product in try product.stock.map { try Components.Schemas.StockEntry(product, stock: $0) } }
         return .ok(.init(body: .json(.init(items: items, nextCursor: page.nextCursor))))
     }
 
@@ -35,7 +35,7 @@ extension API {
         }
         let adjustment = try StockAdjustment(delta: body.delta, reason: reason, note: body.note)
         let movement = try await services.stock.adjust(adjustment, product: productID, in: scope, by: identity.userID, logger: logger)
-        return .created(.init(body: .json(.init(movement: .init(movement), stock: try await stockEntry(productID, in: scope)))))
+        return .created(.init(body: .json(.init(movement: try .init(movement), stock: try await stockEntry(productID, in: scope)))))
     }
 
     func listStockMovements(_ input: Operations.ListStockMovements.Input) async throws -> Operations.ListStockMovements.Output {
@@ -43,7 +43,7 @@ extension API {
         let productID = try ProductID.parse(input.path.productId, notFound: .productNotFound)
         let page = try await services.stock.movements(
             of: productID, in: scope, limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
-        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.StockMovement.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try page.items.map(Components.Schemas.StockMovement.init), nextCursor: page.nextCursor))))
     }
 
     func setStockLocation(_ input: Operations.SetStockLocation.Input) async throws -> Operations.SetStockLocation.Output {
@@ -64,15 +64,15 @@ extension API {
 
     private func stockEntry(_ product: ProductID, in scope: StoreScope) async throws -> Components.Schemas.StockEntry {
         let (record, level) = try await services.stock.entry(of: product, in: scope, logger: logger)
-        return .init(record, stock: level)
+        return try .init(record, stock: level)
     }
 }
 
 extension Components.Schemas.StockMovement {
-    init(_ movement: StockMovement) {
+    init(_ movement: StockMovement) throws {
         self.init(
             id: String(movement.id), productId: movement.productID.description, delta: movement.delta,
-            reason: .init(rawValue: movement.reason) ?? .correction, note: movement.note, onHandAfter: movement.onHandAfter,
+            reason: try .matching(movement.reason), note: movement.note, onHandAfter: movement.onHandAfter,
             by: movement.actorID?.description, byName: movement.actorName, at: movement.at, reservedDelta: movement.reservedDelta)
     }
 }

@@ -14,18 +14,18 @@ extension API {
         let (endpoint, secret) = try await services.webhooks.create(
             .init(url: body.url, eventTypes: body.eventTypes?.map(\.rawValue) ?? [], description: body.description ?? "", store: store),
             by: try Identity.required, logger: logger)
-        return .created(.init(body: .json(.init(value1: .init(endpoint), value2: .init(secret: secret)))))
+        return .created(.init(body: .json(.init(value1: try .init(endpoint), value2: .init(secret: secret)))))
     }
 
     func listWebhooks(_ input: Operations.ListWebhooks.Input) async throws -> Operations.ListWebhooks.Output {
         let page = try await services.webhooks.list(
             by: try Identity.required, limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
-        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.WebhookEndpoint.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try page.items.map(Components.Schemas.WebhookEndpoint.init), nextCursor: page.nextCursor))))
     }
 
     func getWebhook(_ input: Operations.GetWebhook.Input) async throws -> Operations.GetWebhook.Output {
         let endpoint = try await services.webhooks.endpoint(try webhookID(input.path.webhookId), by: try Identity.required, logger: logger)
-        return .ok(.init(body: .json(.init(endpoint))))
+        return .ok(.init(body: .json(try .init(endpoint))))
     }
 
     func updateWebhook(_ input: Operations.UpdateWebhook.Input) async throws -> Operations.UpdateWebhook.Output {
@@ -33,7 +33,7 @@ extension API {
         let endpoint = try await services.webhooks.update(
             try webhookID(input.path.webhookId), by: try Identity.required, url: body.url, eventTypes: body.eventTypes?.map(\.rawValue),
             description: body.description, enabled: body.enabled, logger: logger)
-        return .ok(.init(body: .json(.init(endpoint))))
+        return .ok(.init(body: .json(try .init(endpoint))))
     }
 
     func deleteWebhook(_ input: Operations.DeleteWebhook.Input) async throws -> Operations.DeleteWebhook.Output {
@@ -45,14 +45,14 @@ extension API {
         let page = try await services.webhooks.deliveries(
             of: try webhookID(input.path.webhookId), by: try Identity.required, limit: try pageSize(input.query.limit),
             cursor: input.query.cursor, logger: logger)
-        return .ok(.init(body: .json(.init(items: page.items.map(Components.Schemas.WebhookDelivery.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try page.items.map(Components.Schemas.WebhookDelivery.init), nextCursor: page.nextCursor))))
     }
 
     func redeliverWebhook(_ input: Operations.RedeliverWebhook.Input) async throws -> Operations.RedeliverWebhook.Output {
         guard let delivery = WebhookDeliveryID(input.path.deliveryId) else { throw WebhookError.deliveryNotFound }
         let redone = try await services.webhooks.redeliver(
             delivery, of: try webhookID(input.path.webhookId), by: try Identity.required, logger: logger)
-        return .accepted(.init(body: .json(.init(redone))))
+        return .accepted(.init(body: .json(try .init(redone))))
     }
 
     private func webhookID(_ text: String) throws(WebhookError) -> WebhookEndpointID {
@@ -62,7 +62,7 @@ extension API {
 }
 
 extension Components.Schemas.WebhookEndpoint {
-    init(_ endpoint: WebhookEndpoint) {
+    init(_ endpoint: WebhookEndpoint) throws {
         self.init(
             id: endpoint.id.description, storeId: endpoint.store?.description, url: endpoint.url, description: endpoint.description,
             eventTypes: endpoint.eventTypes.compactMap(Components.Schemas.WebhookEventType.init(rawValue:)), enabled: endpoint.enabled,
@@ -72,10 +72,10 @@ extension Components.Schemas.WebhookEndpoint {
 }
 
 extension Components.Schemas.WebhookDelivery {
-    init(_ delivery: WebhookDelivery) {
+    init(_ delivery: WebhookDelivery) throws {
         self.init(
             id: delivery.id.description, eventId: delivery.eventID.description,
-            eventType: .init(rawValue: delivery.eventType) ?? .allCases[0], status: .init(rawValue: delivery.status.rawValue) ?? .pending,
+            eventType: try .matching(delivery.eventType), status: try .matching(delivery.status.rawValue),
             attempts: delivery.attempts, lastResponseCode: delivery.lastResponseCode, lastError: delivery.lastError,
             lastAttemptAt: delivery.lastAttemptAt, nextAttemptAt: delivery.nextAttemptAt, createdAt: delivery.createdAt)
     }
