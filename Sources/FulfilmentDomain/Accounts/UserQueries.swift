@@ -4,12 +4,13 @@ import PostgresNIO
 
 /// The SQL of the users table (sessions: `SessionQueries`; throttling: `LoginThrottleQueries`).
 package enum UserQueries {
-    package typealias UserRow = (UUID, String, String, String, UUID?, Date, Date?)
-
-    package static func user(_ row: UserRow) -> User {
-        User(
-            id: UserID(row.0), email: row.1, name: row.2, role: Role(rawValue: row.3) ?? .customer,
-            storeID: row.4.map(StoreID.init), createdAt: row.5, disabledAt: row.6)
+    /// A user from a row of `users`' columns `id, email, name, role, store_id, created_at, disabled_at`.
+    package static func user(_ row: PostgresRow) throws -> User {
+        let r = row.makeRandomAccess()
+        return User(
+            id: UserID(try r["id"].decode(UUID.self)), email: try r["email"].decode(String.self), name: try r["name"].decode(String.self),
+            role: try r["role"].stored(Role.self), storeID: try r["store_id"].decode(UUID?.self).map(StoreID.init),
+            createdAt: try r["created_at"].decode(Date.self), disabledAt: try r["disabled_at"].decode(Date?.self))
     }
 
     /// Inserts a user; a duplicate email (any case) is `AccountError.emailTaken`, a store that
@@ -25,7 +26,7 @@ package enum UserQueries {
                 VALUES (\(email), \(name), \(passwordHash), \(role.rawValue), \(storeID?.rawValue))
                 RETURNING id, email, name, role, store_id, created_at, disabled_at
                 """, logger: logger)
-            for try await row in rows.decode(UserRow.self) { return user(row) }
+            for try await row in rows { return try user(row) }
             return nil
         }
         guard let inserted else { throw AccountError.notRecorded }
@@ -35,7 +36,7 @@ package enum UserQueries {
     package static func user(id: UserID, on client: PostgresClient, logger: Logger) async throws -> User? {
         let rows = try await client.run(
             "SELECT id, email, name, role, store_id, created_at, disabled_at FROM users WHERE id = \(id.rawValue)", logger: logger)
-        for try await row in rows.decode(UserRow.self) { return user(row) }
+        for try await row in rows { return try user(row) }
         return nil
     }
 
@@ -46,9 +47,7 @@ package enum UserQueries {
             SELECT id, email, name, role, store_id, created_at, disabled_at, password_hash
             FROM users WHERE lower(email) = lower(\(email))
             """, logger: logger)
-        for try await row in rows.decode((UUID, String, String, String, UUID?, Date, Date?, String).self) {
-            return (user((row.0, row.1, row.2, row.3, row.4, row.5, row.6)), row.7)
-        }
+        for try await row in rows { return (try user(row), try row.makeRandomAccess()["password_hash"].decode(String.self)) }
         return nil
     }
 
@@ -59,9 +58,7 @@ package enum UserQueries {
             SELECT id, email, name, role, store_id, created_at, disabled_at, password_hash
             FROM users WHERE id = \(id.rawValue)
             """, logger: logger)
-        for try await row in rows.decode((UUID, String, String, String, UUID?, Date, Date?, String).self) {
-            return (user((row.0, row.1, row.2, row.3, row.4, row.5, row.6)), row.7)
-        }
+        for try await row in rows { return (try user(row), try row.makeRandomAccess()["password_hash"].decode(String.self)) }
         return nil
     }
 
@@ -92,7 +89,7 @@ package enum UserQueries {
             WHERE id = \(id.rawValue) AND store_id = \(store.rawValue) AND store_id = \(scope) AND role IN ('staff', 'manager')
             RETURNING id, email, name, role, store_id, created_at, disabled_at
             """, logger: logger)
-        for try await row in rows.decode(UserRow.self) { return user(row) }
+        for try await row in rows { return try user(row) }
         return nil
     }
 

@@ -13,7 +13,8 @@ package enum BestPriceQueries {
         // catalogue's), with its regular price and the sale's end beside it while a sale sets it.
         let rows = try await client.run(
             """
-            SELECT st.id, st.code, st.name, o.price, p.currency::text, o.available, round(o.distance)::int8, o.regular, o.sale_ends_at
+            SELECT st.id AS store_id, st.code AS store_code, st.name AS store_name, o.price, p.currency::text AS currency, o.available,
+                   round(o.distance)::int8 AS distance, o.regular, o.sale_ends_at
             FROM products p
             LEFT JOIN (stock s JOIN stores st ON st.id = s.store_id) ON s.product_id = p.id
             CROSS JOIN LATERAL (
@@ -27,15 +28,18 @@ package enum BestPriceQueries {
             """, logger: logger)
         var found = false
         var offers: [BestPrice] = []
-        for try await (id, code, name, price, currency, available, distance, regular, saleEndsAt) in rows.decode(
-            (UUID?, String?, String?, Int64?, String, Int64?, Int64?, Int64?, Date?).self)
-        {
+        for try await row in rows {
             found = true
-            guard let id, let code, let name, let price, let available else { continue }
+            let r = row.makeRandomAccess()
+            guard let id = try r["store_id"].decode(UUID?.self), let code = try r["store_code"].decode(String?.self),
+                let name = try r["store_name"].decode(String?.self), let price = try r["price"].decode(Int64?.self),
+                let available = try r["available"].decode(Int64?.self)
+            else { continue }
             offers.append(
                 BestPrice(
-                    storeID: StoreID(id), storeCode: code, storeName: name, priceAmount: price, currency: currency,
-                    regularAmount: regular, saleEndsAt: saleEndsAt, available: Int(available), distanceMetres: distance.map(Int.init)))
+                    storeID: StoreID(id), storeCode: code, storeName: name, priceAmount: price, currency: try r["currency"].decode(String.self),
+                    regularAmount: try r["regular"].decode(Int64?.self), saleEndsAt: try r["sale_ends_at"].decode(Date?.self),
+                    available: Int(available), distanceMetres: try r["distance"].decode(Int64?.self).map(Int.init)))
         }
         return found ? offers : nil
     }

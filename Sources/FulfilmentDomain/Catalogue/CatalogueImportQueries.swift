@@ -74,7 +74,10 @@ package enum CatalogueImportQueries {
             ORDER BY i.line
             """, logger: logger)
         var clashes: [(line: Int, barcode: String, sku: String)] = []
-        for try await (line, barcode, sku) in rows.decode((Int, String, String).self) { clashes.append((line, barcode, sku)) }
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            clashes.append((try r["line"].decode(Int.self), try r["barcode"].decode(String.self), try r["sku"].decode(String.self)))
+        }
         return clashes
     }
 
@@ -90,7 +93,10 @@ package enum CatalogueImportQueries {
             ORDER BY i.line
             """, logger: logger)
         var below: [(line: Int, reserved: Int)] = []
-        for try await (line, reserved) in rows.decode((Int, Int).self) { below.append((line, reserved)) }
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            below.append((try r["line"].decode(Int.self), try r["reserved"].decode(Int.self)))
+        }
         return below
     }
 

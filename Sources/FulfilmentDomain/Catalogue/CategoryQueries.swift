@@ -9,7 +9,7 @@ package enum CategoryQueries {
     package static func counts(store: StoreID?, on client: PostgresClient, logger: Logger) async throws -> [CategoryCount] {
         let rows = try await client.run(
             """
-            SELECT p.category, count(*)::int8
+            SELECT p.category, count(*)::int8 AS product_count
             FROM products p
             WHERE NOT p.discontinued AND p.category <> ''
               AND (\(store?.rawValue)::uuid IS NULL
@@ -18,8 +18,9 @@ package enum CategoryQueries {
             ORDER BY lower(p.category), p.category
             """, logger: logger)
         var counts: [CategoryCount] = []
-        for try await (name, count) in rows.decode((String, Int64).self) {
-            counts.append(CategoryCount(name: name, productCount: Int(count)))
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            counts.append(CategoryCount(name: try r["category"].decode(String.self), productCount: Int(try r["product_count"].decode(Int64.self))))
         }
         return counts
     }

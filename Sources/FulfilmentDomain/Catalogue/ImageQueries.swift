@@ -19,8 +19,10 @@ package enum ImageQueries {
     package static func image(product: ProductID, on client: PostgresClient, logger: Logger) async throws -> ProductImage? {
         let rows = try await client.run(
             "SELECT content_type, bytes FROM product_images WHERE product_id = \(product.rawValue)", logger: logger)
-        for try await (type, bytes) in rows.decode((String, ByteBuffer).self) {
-            return try ProductImage(bytes: Data(buffer: bytes), declared: ProductImage.Kind(rawValue: type))
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return try ProductImage(
+                bytes: Data(buffer: try r["bytes"].decode(ByteBuffer.self)), declared: try r["content_type"].stored(ProductImage.Kind.self))
         }
         return nil
     }

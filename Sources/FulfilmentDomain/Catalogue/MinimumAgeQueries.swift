@@ -19,11 +19,11 @@ package enum MinimumAgeQueries {
     {
         let rows = try await client.run(
             """
-            SELECT p.minimum_age, s.minimum_age
+            SELECT p.minimum_age AS chain_age, s.minimum_age AS store_age
               FROM products p LEFT JOIN store_minimum_ages s ON s.store_id = \(scope) AND s.product_id = p.id
              WHERE p.id = \(product.rawValue)
             """, logger: logger)
-        for try await (chain, own) in rows.decode((Int?, Int?).self) { return ProductMinimumAge(chain: chain, store: own) }
+        for try await row in rows { return try ages(row) }
         return nil
     }
 
@@ -45,15 +45,21 @@ package enum MinimumAgeQueries {
             cleared AS (
                 DELETE FROM store_minimum_ages s USING p
                  WHERE \(age)::integer IS NULL AND s.store_id = \(scope) AND s.product_id = p.id)
-            SELECT p.minimum_age,
+            SELECT p.minimum_age AS chain_age,
                    CASE WHEN \(age)::integer IS NULL THEN NULL
                         ELSE coalesce((SELECT minimum_age FROM written),
                                       (SELECT minimum_age FROM store_minimum_ages WHERE store_id = \(scope) AND product_id = p.id))
-                   END
+                   END AS store_age
               FROM p
             """, logger: logger)
-        for try await (chain, own) in rows.decode((Int?, Int?).self) { return ProductMinimumAge(chain: chain, store: own) }
+        for try await row in rows { return try ages(row) }
         return nil
+    }
+
+    /// The ages from a row's `chain_age` and `store_age`.
+    private static func ages(_ row: PostgresRow) throws -> ProductMinimumAge {
+        let r = row.makeRandomAccess()
+        return ProductMinimumAge(chain: try r["chain_age"].decode(Int?.self), store: try r["store_age"].decode(Int?.self))
     }
 
     /// The import's chain-wide ages by SKU, in the import's transaction (after its products exist).

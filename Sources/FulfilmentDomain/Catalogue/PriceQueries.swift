@@ -9,13 +9,11 @@ package enum PriceQueries {
     package static func price(of product: ProductID, at scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> StorePriceRow? {
         let rows = try await client.run(
             """
-            SELECT p.price_amount, p.currency::text, sp.price_amount
+            SELECT p.price_amount AS catalogue_amount, p.currency::text AS currency, sp.price_amount AS store_amount
               FROM products p LEFT JOIN store_prices sp ON sp.store_id = \(scope) AND sp.product_id = p.id
              WHERE p.id = \(product.rawValue)
             """, logger: logger)
-        for try await (catalog, currency, own) in rows.decode((Int64, String, Int64?).self) {
-            return StorePriceRow(catalog: catalog, currency: currency, own: own)
-        }
+        for try await row in rows { return try priceRow(row) }
         return nil
     }
 
@@ -35,14 +33,12 @@ package enum PriceQueries {
                 ON CONFLICT (store_id, product_id) DO UPDATE
                    SET price_amount = EXCLUDED.price_amount, updated_at = now(), updated_by = EXCLUDED.updated_by
                 RETURNING s.price_amount)
-            SELECT p.price_amount, p.currency,
+            SELECT p.price_amount AS catalogue_amount, p.currency,
                    coalesce((SELECT price_amount FROM written),
-                            (SELECT price_amount FROM store_prices WHERE store_id = \(scope) AND product_id = p.id))
+                            (SELECT price_amount FROM store_prices WHERE store_id = \(scope) AND product_id = p.id)) AS store_amount
               FROM p
             """, logger: logger)
-        for try await (catalog, productCurrency, own) in rows.decode((Int64, String, Int64?).self) {
-            return StorePriceRow(catalog: catalog, currency: productCurrency, own: own)
-        }
+        for try await row in rows { return try priceRow(row) }
         return nil
     }
 
@@ -52,12 +48,18 @@ package enum PriceQueries {
             """
             WITH p AS (SELECT id, price_amount, currency::text AS currency FROM products WHERE id = \(product.rawValue)),
             gone AS (DELETE FROM store_prices s USING p WHERE s.store_id = \(scope) AND s.product_id = p.id)
-            SELECT p.price_amount, p.currency FROM p
+            SELECT p.price_amount AS catalogue_amount, p.currency, NULL::int8 AS store_amount FROM p
             """, logger: logger)
-        for try await (catalog, currency) in rows.decode((Int64, String).self) {
-            return StorePriceRow(catalog: catalog, currency: currency, own: nil)
-        }
+        for try await row in rows { return try priceRow(row) }
         return nil
+    }
+
+    /// The prices from a row's `catalogue_amount`, `currency` and `store_amount` (the store's own, or NULL).
+    private static func priceRow(_ row: PostgresRow) throws -> StorePriceRow {
+        let r = row.makeRandomAccess()
+        return StorePriceRow(
+            catalog: try r["catalogue_amount"].decode(Int64.self), currency: try r["currency"].decode(String.self),
+            own: try r["store_amount"].decode(Int64?.self))
     }
 
     /// The import's prices at its store by SKU, in the import's transaction (after its products

@@ -5,12 +5,12 @@ import PostgresNIO
 /// The SQL of sales (`store_sales`, migration 030), every statement bound to the caller's store.
 /// `store_price` (`sql/routines/`) is what applies a running sale to what is shown and charged.
 package enum SaleQueries {
-    /// The columns ``sale(_:from:)`` reads, for a query over `store_sales s JOIN products p`.
+    /// The columns ``sale(_:)`` reads, for a query over `store_sales s JOIN products p`.
     package static let columns = """
-        s.id, s.store_id, s.product_id, p.name, s.price_amount, p.currency::text,
-        store_regular_price(s.product_id, s.store_id), s.starts_at, s.ends_at,
-        CASE WHEN s.ends_at <= now() THEN 'ended' WHEN s.starts_at > now() THEN 'upcoming' ELSE 'running' END,
-        s.ended_by IS NOT NULL
+        s.id, s.store_id, s.product_id, p.name AS product_name, s.price_amount, p.currency::text AS currency,
+        store_regular_price(s.product_id, s.store_id) AS regular_amount, s.starts_at, s.ends_at,
+        CASE WHEN s.ends_at <= now() THEN 'ended' WHEN s.starts_at > now() THEN 'upcoming' ELSE 'running' END AS state,
+        s.ended_by IS NOT NULL AS ended_early
         """
 
     /// The store's sales in `state` (nil: running and upcoming), by start then id.
@@ -20,7 +20,7 @@ package enum SaleQueries {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
         let rows = try await client.run(
             """
-            SELECT \(unescaped: columns), (extract(epoch FROM s.starts_at) * 1000000)::int8
+            SELECT \(unescaped: columns), (extract(epoch FROM s.starts_at) * 1000000)::int8 AS starts_micros
             FROM store_sales s JOIN products p ON p.id = s.product_id
             WHERE s.store_id = \(scope)
               AND CASE \(state?.rawValue)::text
@@ -36,7 +36,7 @@ package enum SaleQueries {
         var result: [(Sale, Int64)] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            result.append((try sale(r), try r[11].decode(Int64.self)))
+            result.append((try sale(r), try r["starts_micros"].decode(Int64.self)))
         }
         let page = Array(result.prefix(limit))
         let next = result.count > limit ? page.last.map { PageCursor.encode(PageCursor.Dated(t: $0.1, id: $0.0.id.rawValue)) } : nil
@@ -72,16 +72,17 @@ package enum SaleQueries {
                     SELECT \(scope), p.id, \(draft.price.amount), \(draft.startsAt), \(draft.endsAt), \(user.rawValue) FROM p
                      WHERE NOT p.discontinued AND p.carried AND p.currency = \(draft.price.currency) AND \(draft.price.amount) < p.regular
                     RETURNING s.*)
-                SELECT p.discontinued, p.carried, p.currency, p.regular, \(unescaped: columns)
+                SELECT p.discontinued, p.carried, p.currency AS product_currency, p.regular, \(unescaped: columns)
                   FROM p LEFT JOIN made s ON true
                 """, logger: logger
             ).collect()
         }
         guard let row = rows.first?.makeRandomAccess() else { return nil }
-        let written = try row[4].decode(UUID?.self) != nil
+        let written = try row["id"].decode(UUID?.self) != nil
         return Created(
-            discontinued: try row[0].decode(Bool.self), carried: try row[1].decode(Bool.self), currency: try row[2].decode(String.self),
-            regular: try row[3].decode(Int64.self), sale: written ? try sale(row, from: 4) : nil)
+            discontinued: try row["discontinued"].decode(Bool.self), carried: try row["carried"].decode(Bool.self),
+            currency: try row["product_currency"].decode(String.self), regular: try row["regular"].decode(Int64.self),
+            sale: written ? try sale(row) : nil)
     }
 
     /// How ending a sale went.
@@ -105,30 +106,30 @@ package enum SaleQueries {
                  WHERE t.id = f.id AND f.starts_at < now() AND now() < f.ends_at
                 RETURNING t.id, t.ends_at),
             withdrawn AS (DELETE FROM store_sales t USING found f WHERE t.id = f.id AND f.starts_at >= now() RETURNING t.id)
-            SELECT s.id, s.store_id, s.product_id, p.name, s.price_amount, p.currency::text,
-                   store_regular_price(s.product_id, s.store_id), s.starts_at, coalesce(e.ends_at, s.ends_at),
-                   CASE WHEN e.id IS NOT NULL THEN 'ended' WHEN w.id IS NOT NULL THEN 'withdrawn' END,
-                   e.id IS NOT NULL OR s.ended_by IS NOT NULL
+            SELECT s.id, s.store_id, s.product_id, p.name AS product_name, s.price_amount, p.currency::text AS currency,
+                   store_regular_price(s.product_id, s.store_id) AS regular_amount, s.starts_at, coalesce(e.ends_at, s.ends_at) AS ends_at,
+                   CASE WHEN e.id IS NOT NULL THEN 'ended' WHEN w.id IS NOT NULL THEN 'withdrawn' END AS state,
+                   e.id IS NOT NULL OR s.ended_by IS NOT NULL AS ended_early
               FROM found s JOIN products p ON p.id = s.product_id
               LEFT JOIN ended e ON true LEFT JOIN withdrawn w ON true
             """, logger: logger)
         for try await row in rows {
             let r = row.makeRandomAccess()
-            guard try r[9].decode(String?.self) != nil else { return .alreadyEnded }
+            guard try r["state"].decode(String?.self) != nil else { return .alreadyEnded }
             return .done(try self.sale(r))
         }
         return nil
     }
 
-    /// A sale from a row of ``columns`` starting at `first`.
-    package static func sale(_ r: PostgresRandomAccessRow, from first: Int = 0) throws -> Sale {
-        let currency = try r[first + 5].decode(String.self)
+    /// A sale from a row of ``columns``.
+    package static func sale(_ r: PostgresRandomAccessRow) throws -> Sale {
+        let currency = try r["currency"].decode(String.self)
         return Sale(
-            id: SaleID(try r[first].decode(UUID.self)), store: StoreID(try r[first + 1].decode(UUID.self)),
-            product: ProductID(try r[first + 2].decode(UUID.self)), productName: try r[first + 3].decode(String.self),
-            price: Money(amount: try r[first + 4].decode(Int64.self), currency: currency),
-            regularPrice: Money(amount: try r[first + 6].decode(Int64.self), currency: currency),
-            startsAt: try r[first + 7].decode(Date.self), endsAt: try r[first + 8].decode(Date.self),
-            state: Sale.State(rawValue: try r[first + 9].decode(String.self)) ?? .ended, endedEarly: try r[first + 10].decode(Bool.self))
+            id: SaleID(try r["id"].decode(UUID.self)), store: StoreID(try r["store_id"].decode(UUID.self)),
+            product: ProductID(try r["product_id"].decode(UUID.self)), productName: try r["product_name"].decode(String.self),
+            price: Money(amount: try r["price_amount"].decode(Int64.self), currency: currency),
+            regularPrice: Money(amount: try r["regular_amount"].decode(Int64.self), currency: currency),
+            startsAt: try r["starts_at"].decode(Date.self), endsAt: try r["ends_at"].decode(Date.self),
+            state: try r["state"].stored(Sale.State.self), endedEarly: try r["ended_early"].decode(Bool.self))
     }
 }

@@ -86,7 +86,10 @@ extension StockQueries {
         let rows = try await connection.run(
             "SELECT on_hand, reserved FROM stock WHERE store_id = \(scope) AND product_id = \(product.rawValue) FOR UPDATE",
             logger: logger)
-        for try await (onHand, reserved) in rows.decode((Int32, Int32).self) { return (Int(onHand), Int(reserved)) }
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return (Int(try r["on_hand"].decode(Int32.self)), Int(try r["reserved"].decode(Int32.self)))
+        }
         throw CatalogueError.productNotFound
     }
 
@@ -104,12 +107,13 @@ extension StockQueries {
             """
             INSERT INTO stock_movements (store_id, product_id, delta, reason, note, on_hand_after, actor_id)
             VALUES (\(scope), \(product.rawValue), \(delta), \(reason.rawValue), \(note), \(onHand), \(actor.rawValue))
-            RETURNING id, at, (SELECT name FROM users WHERE id = \(actor.rawValue))
+            RETURNING id, at, (SELECT name FROM users WHERE id = \(actor.rawValue)) AS actor_name
             """, logger: logger)
-        for try await (id, at, name) in rows.decode((Int64, Date, String?).self) {
+        for try await row in rows {
+            let r = row.makeRandomAccess()
             return StockMovement(
-                id: id, productID: product, delta: delta, reason: reason.rawValue, note: note, onHandAfter: onHand,
-                actorID: actor, actorName: name, at: at)
+                id: try r["id"].decode(Int64.self), productID: product, delta: delta, reason: reason.rawValue, note: note, onHandAfter: onHand,
+                actorID: actor, actorName: try r["actor_name"].decode(String?.self), at: try r["at"].decode(Date.self))
         }
         preconditionFailure("INSERT … RETURNING gave no row")
     }
@@ -120,18 +124,22 @@ extension StockQueries {
     ) async throws -> Page<StockMovement> {
         let rows = try await client.run(
             """
-            SELECT m.id, m.product_id, m.delta, m.reason, m.note, m.on_hand_after, m.actor_id, u.name, m.at, m.reserved_delta
+            SELECT m.id, m.product_id, m.delta, m.reason, m.note, m.on_hand_after, m.actor_id, u.name AS actor_name, m.at, m.reserved_delta
             FROM stock_movements m LEFT JOIN users u ON u.id = m.actor_id
             WHERE m.store_id = \(scope) AND m.product_id = \(product.rawValue) AND (\(after == nil) OR m.id < \(after ?? 0))
             ORDER BY m.id DESC
             LIMIT \(limit + 1)
             """, logger: logger)
         var items: [StockMovement] = []
-        for try await row in rows.decode((Int64, UUID, Int32, String, String?, Int32, UUID?, String?, Date, Int32).self) {
+        for try await row in rows {
+            let r = row.makeRandomAccess()
             items.append(
                 StockMovement(
-                    id: row.0, productID: ProductID(row.1), delta: Int(row.2), reason: row.3, note: row.4, onHandAfter: Int(row.5),
-                    actorID: row.6.map(UserID.init), actorName: row.7, at: row.8, reservedDelta: Int(row.9)))
+                    id: try r["id"].decode(Int64.self), productID: ProductID(try r["product_id"].decode(UUID.self)),
+                    delta: Int(try r["delta"].decode(Int32.self)), reason: try r["reason"].decode(String.self),
+                    note: try r["note"].decode(String?.self), onHandAfter: Int(try r["on_hand_after"].decode(Int32.self)),
+                    actorID: try r["actor_id"].decode(UUID?.self).map(UserID.init), actorName: try r["actor_name"].decode(String?.self),
+                    at: try r["at"].decode(Date.self), reservedDelta: Int(try r["reserved_delta"].decode(Int32.self))))
         }
         let page = Array(items.prefix(limit))
         return Page(items: page, nextCursor: items.count > limit ? page.last.map { String($0.id) } : nil)

@@ -4,8 +4,10 @@ import PostgresNIO
 
 /// The SQL of stores and their aisles.
 package enum StoreQueries {
+    /// The columns ``stores(_:)`` reads, over `stores` (unqualified, so `RETURNING` takes them too).
     private static let storeColumns =
-        "id, code, name, address, currency::text, latitude, longitude, extract(day FROM new_arrival_window)::int8 AS new_arrival_days"
+        "id, code, name, address, currency::text AS currency, latitude, longitude, extract(day FROM new_arrival_window)::int8 AS new_arrival_days"
+    /// The columns ``aisles(_:)`` reads, over `aisles`.
     private static let aisleColumns = "id, code, name, walk_order, zone"
 
     package static func all(on client: PostgresClient, logger: Logger) async throws -> [StoreRecord] {
@@ -35,28 +37,37 @@ package enum StoreQueries {
     package static func aisleIDs(store: StoreID, on connection: PostgresConnection, logger: Logger) async throws -> [String: AisleID] {
         var aisles: [String: AisleID] = [:]
         let rows = try await connection.run("SELECT code, id FROM aisles WHERE store_id = \(store.rawValue)", logger: logger)
-        for try await (code, id) in rows.decode((String, UUID).self) { aisles[code] = AisleID(id) }
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            aisles[try r["code"].decode(String.self)] = AisleID(try r["id"].decode(UUID.self))
+        }
         return aisles
     }
 
     private static func stores(_ rows: SQLRows) async throws -> [StoreRecord] {
         var stores: [StoreRecord] = []
-        for try await (id, code, name, address, currency, latitude, longitude, newArrivalDays) in rows.decode(
-            (UUID, String, String, String, String, Double?, Double?, Int64).self)
-        {
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            let latitude = try r["latitude"].decode(Double?.self)
+            let longitude = try r["longitude"].decode(Double?.self)
             let location = latitude.flatMap { latitude in longitude.map { GeoPoint(latitude: latitude, longitude: $0) } }
             stores.append(
                 StoreRecord(
-                    id: StoreID(id), code: code, name: name, address: address, currency: currency, location: location,
-                    newArrivalDays: Int(newArrivalDays)))
+                    id: StoreID(try r["id"].decode(UUID.self)), code: try r["code"].decode(String.self), name: try r["name"].decode(String.self),
+                    address: try r["address"].decode(String.self), currency: try r["currency"].decode(String.self), location: location,
+                    newArrivalDays: Int(try r["new_arrival_days"].decode(Int64.self))))
         }
         return stores
     }
 
     private static func aisles(_ rows: SQLRows) async throws -> [AisleRecord] {
         var aisles: [AisleRecord] = []
-        for try await (id, code, name, walkOrder, zone) in rows.decode((UUID, String, String, Int, String).self) {
-            aisles.append(AisleRecord(id: AisleID(id), code: code, name: name, walkOrder: walkOrder, zone: zone))
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            aisles.append(
+                AisleRecord(
+                    id: AisleID(try r["id"].decode(UUID.self)), code: try r["code"].decode(String.self), name: try r["name"].decode(String.self),
+                    walkOrder: try r["walk_order"].decode(Int.self), zone: try r["zone"].decode(String.self)))
         }
         return aisles
     }

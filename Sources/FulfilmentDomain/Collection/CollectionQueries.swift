@@ -18,7 +18,7 @@ package enum CollectionQueries {
             """, logger: logger)
         let row = rows.collect().first?.makeRandomAccess()
         let staff = try caller.admit(row)
-        return (staff, try row.flatMap { try OrderQueries.order(view: $0, at: Caller.columnCount) })
+        return (staff, try row.flatMap { try OrderQueries.order(view: $0) })
     }
 
     /// Hands the order over if `collect_order` (under its locks) finds it may be: of the scope's
@@ -43,7 +43,7 @@ package enum CollectionQueries {
                     """, logger: logger)
             }
         let row = rows.collect().first?.makeRandomAccess()
-        let after = try row.flatMap { try OrderQueries.order(view: $0, at: 1) }
-        return (try row?[0].decode(Bool.self) == true, after)
+        let after = try row.flatMap { try OrderQueries.order(view: $0) }
+        return (try row?["collected"].decode(Bool.self) == true, after)
     }
 }

@@ -14,15 +14,18 @@ package enum ReceiptQueries {
             """
             SELECT o.store_id, s.token_number,
                    extract(epoch FROM coalesce(o.pickup_slot_end + make_interval(mins => c.grace_minutes),
-                                               now() + s.collection_window))::int8,
-                   extract(epoch FROM t.expires_at)::int8
+                                               now() + s.collection_window))::int8 AS fresh_expiry,
+                   extract(epoch FROM t.expires_at)::int8 AS old_expiry
             FROM orders o JOIN stores s ON s.id = o.store_id JOIN pickup_tokens t ON t.order_id = o.id
             LEFT JOIN store_calendars c ON c.store_id = o.store_id
             WHERE o.id = \(id.rawValue) AND o.store_id = \(scope)
             FOR UPDATE OF o, t
             """, logger: logger)
-        for try await (store, tokenNumber, freshExpiry, oldExpiry) in rows.decode((UUID, Int32, Int64, Int64).self) {
-            return Receipts.TokenFacts(store: StoreID(store), tokenNumber: tokenNumber, freshExpiry: freshExpiry, oldExpiry: oldExpiry)
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return Receipts.TokenFacts(
+                store: StoreID(try r["store_id"].decode(UUID.self)), tokenNumber: try r["token_number"].decode(Int32.self),
+                freshExpiry: try r["fresh_expiry"].decode(Int64.self), oldExpiry: try r["old_expiry"].decode(Int64.self))
         }
         return nil
     }

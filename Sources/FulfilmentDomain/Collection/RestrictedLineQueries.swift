@@ -5,14 +5,14 @@ import PostgresNIO
 /// The SQL of taking an order's age-restricted lines off at the desk (`RestrictedLines`).
 package enum RestrictedLineQueries {
     /// The order's status and payment status, its row locked (after its stock rows); nil when
-    /// the order is gone or its status unknown.
+    /// the order is gone. A status this version does not know is `UnknownStoredValue`.
     package static func lockedStatus(of id: OrderID, on connection: PostgresConnection, logger: Logger) async throws
         -> (status: OrderStatus, payment: PaymentStatus?)?
     {
         let rows = try await connection.run("SELECT status, payment_status FROM orders WHERE id = \(id.rawValue) FOR UPDATE", logger: logger)
-        for try await (status, payment) in rows.decode((String, String).self) {
-            guard let status = OrderStatus(rawValue: status) else { return nil }
-            return (status, PaymentStatus(rawValue: payment))
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return (try r["status"].stored(OrderStatus.self), try r["payment_status"].stored(PaymentStatus.self))
         }
         return nil
     }

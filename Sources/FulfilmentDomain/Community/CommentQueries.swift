@@ -5,9 +5,10 @@ import PostgresNIO
 /// The SQL of comments (`comments`, migration 038). A comment takes its target's store, so the
 /// target's moderators moderate it.
 package enum CommentQueries {
+    /// The columns ``comment(_:)`` reads, over `comments c` and ``joins``.
     package static let columns = """
-        c.id, c.recipe_id, c.news_id, n_store.store_id AS news_store, c.author_id, coalesce(u.name, 'A former customer'),
-        c.body_markdown, c.hidden_at IS NOT NULL, c.created_at
+        c.id, c.recipe_id, c.news_id, n_store.store_id AS news_store, c.author_id, coalesce(u.name, 'A former customer') AS author_name,
+        c.body_markdown, c.hidden_at IS NOT NULL AS hidden, c.created_at
         """
     package static let joins = """
         LEFT JOIN users u ON u.id = c.author_id
@@ -28,7 +29,9 @@ package enum CommentQueries {
                  WHERE r.id = \(recipe) AND content_visible(r.hidden_at, r.author_id, r.store_id, \(viewer: viewer))
                 UNION ALL
                 SELECT n.id FROM news_items n WHERE n.id = \(news) AND n.store_id = \(store) AND n.published)
-            SELECT true, NULL::uuid, NULL::uuid, NULL::uuid, NULL::uuid, NULL::uuid, NULL::text, NULL::text, NULL::bool, NULL::timestamptz, NULL::int8
+            SELECT true AS target_row, NULL::uuid AS id, NULL::uuid AS recipe_id, NULL::uuid AS news_id, NULL::uuid AS news_store,
+                   NULL::uuid AS author_id, NULL::text AS author_name, NULL::text AS body_markdown, NULL::bool AS hidden,
+                   NULL::timestamptz AS created_at, NULL::int8 AS created_micros
               FROM target
             UNION ALL
             (SELECT false, \(unescaped: columns), (extract(epoch FROM c.created_at) * 1000000)::int8
@@ -43,11 +46,12 @@ package enum CommentQueries {
         var comments: [(UserComment, Int64)] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            if try r[0].decode(Bool.self) {
+            // The UNION's columns are named by its first part: the target's row.
+            if try r["target_row"].decode(Bool.self) {
                 found = true
                 continue
             }
-            comments.append((try comment(r, from: 1), try r[10].decode(Int64.self)))
+            comments.append((try comment(r), try r["created_micros"].decode(Int64.self)))
         }
         guard found else { return nil }
         // The two branches of the UNION come back in order in practice; the order is the query's, not the plan's.
@@ -75,7 +79,7 @@ package enum CommentQueries {
                 RETURNING *)
             SELECT \(unescaped: columns) FROM c \(unescaped: joins)
             """, logger: logger)
-        return try rows.collect().first.map { try comment($0.makeRandomAccess(), from: 0) }
+        return try rows.collect().first.map { try comment($0.makeRandomAccess()) }
     }
 
     package static func delete(_ id: CommentID, by user: UserID, on client: PostgresClient, logger: Logger) async throws -> OwnDeletion {
@@ -89,19 +93,20 @@ package enum CommentQueries {
         return own ? .deleted : .notAuthor
     }
 
-    private static func comment(_ r: PostgresRandomAccessRow, from first: Int) throws -> UserComment {
-        let id = CommentID(try r[first].decode(UUID.self))
+    /// A comment from a row of ``columns``.
+    private static func comment(_ r: PostgresRandomAccessRow) throws -> UserComment {
+        let id = CommentID(try r["id"].decode(UUID.self))
         let target: UserComment.Target
-        if let recipe = try r[first + 1].decode(UUID?.self) {
+        if let recipe = try r["recipe_id"].decode(UUID?.self) {
             target = .recipe(RecipeID(recipe))
         } else {
-            target = .news(NewsID(try r[first + 2].decode(UUID.self)), store: StoreID(try r[first + 3].decode(UUID.self)))
+            target = .news(NewsID(try r["news_id"].decode(UUID.self)), store: StoreID(try r["news_store"].decode(UUID.self)))
         }
         return UserComment(
             id: id, target: target,
-            author: Author(id: try r[first + 4].decode(UUID?.self).map(UserID.init), name: try r[first + 5].decode(String.self)),
-            bodyMarkdown: try r[first + 6].decode(String.self), hidden: try r[first + 7].decode(Bool.self),
-            createdAt: try r[first + 8].decode(Date.self))
+            author: Author(id: try r["author_id"].decode(UUID?.self).map(UserID.init), name: try r["author_name"].decode(String.self)),
+            bodyMarkdown: try r["body_markdown"].decode(String.self), hidden: try r["hidden"].decode(Bool.self),
+            createdAt: try r["created_at"].decode(Date.self))
     }
 }
 

@@ -18,26 +18,37 @@ package enum ContentImageQueries {
     }
 
     package static func store(_ image: ProductImage, of owner: Owner, on client: PostgresClient, logger: Logger) async throws {
-        let (news, recipe) = owner.ids
         let bytes = ByteBuffer(data: image.bytes)
         let sha = ByteBuffer(data: image.sha256)
-        // The conflict target is the owner's column: a constant of this file, never a client's text.
-        let column = news == nil ? "recipe_id" : "news_id"
-        try await client.run(
-            """
-            INSERT INTO content_images (news_id, recipe_id, content_type, bytes, sha256)
-            VALUES (\(news), \(recipe), \(image.kind.rawValue), \(bytes), \(sha))
-            ON CONFLICT (\(unescaped: column)) DO UPDATE
-            SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256, updated_at = now()
-            """, logger: logger)
+        // One statement per owner: the conflict target is the owner's column.
+        switch owner {
+        case .news(let id):
+            try await client.run(
+                """
+                INSERT INTO content_images (news_id, content_type, bytes, sha256)
+                VALUES (\(id.rawValue), \(image.kind.rawValue), \(bytes), \(sha))
+                ON CONFLICT (news_id) DO UPDATE
+                SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256, updated_at = now()
+                """, logger: logger)
+        case .recipe(let id):
+            try await client.run(
+                """
+                INSERT INTO content_images (recipe_id, content_type, bytes, sha256)
+                VALUES (\(id.rawValue), \(image.kind.rawValue), \(bytes), \(sha))
+                ON CONFLICT (recipe_id) DO UPDATE
+                SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes, sha256 = EXCLUDED.sha256, updated_at = now()
+                """, logger: logger)
+        }
     }
 
     package static func image(of owner: Owner, on client: PostgresClient, logger: Logger) async throws -> ProductImage? {
         let (news, recipe) = owner.ids
         let rows = try await client.run(
             "SELECT content_type, bytes FROM content_images WHERE news_id = \(news) OR recipe_id = \(recipe)", logger: logger)
-        for try await (type, bytes) in rows.decode((String, ByteBuffer).self) {
-            return try ProductImage(bytes: Data(buffer: bytes), declared: ProductImage.Kind(rawValue: type))
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return try ProductImage(
+                bytes: Data(buffer: try r["bytes"].decode(ByteBuffer.self)), declared: try r["content_type"].stored(ProductImage.Kind.self))
         }
         return nil
     }

@@ -5,9 +5,10 @@ import PostgresNIO
 /// The SQL of reports, hiding and blocks (`content_reports`, `posting_blocks`, migration 038;
 /// `community_content`, `moderate_content` in sql/routines).
 package enum ModerationQueries {
+    /// The columns ``report(_:)`` reads, over `content_reports r`, `community_content c` and the author `users u`.
     package static let reportColumns = """
-        r.id, r.kind, r.content_id, r.store_id, r.reason, c.excerpt, c.author_id, coalesce(u.name, 'A former customer'),
-        c.hidden_at IS NOT NULL, r.created_at, r.resolved_at
+        r.id, r.kind, r.content_id, r.store_id, r.reason, c.excerpt, c.author_id, coalesce(u.name, 'A former customer') AS author_name,
+        c.hidden_at IS NOT NULL AS hidden, r.created_at, r.resolved_at
         """
 
     /// Files a report of content the reader can see, or answers their open one; nil: none such.
@@ -31,12 +32,12 @@ package enum ModerationQueries {
                 SELECT o.*, false FROM content_reports o
                  WHERE o.kind = \(kind.rawValue) AND o.content_id = \(id) AND o.reporter_id = \(viewer.user?.rawValue)
                    AND o.resolved_at IS NULL AND NOT EXISTS (SELECT 1 FROM made))
-            SELECT \(unescaped: reportColumns), r.created
+            SELECT \(unescaped: reportColumns), r.created AS created
               FROM r JOIN content c ON true LEFT JOIN users u ON u.id = c.author_id
             """, logger: logger)
         guard let row = rows.collect().first else { return nil }
         let r = row.makeRandomAccess()
-        return (try report(r), try r[11].decode(Bool.self))
+        return (try report(r), try r["created"].decode(Bool.self))
     }
 
     package static func reports(
@@ -45,7 +46,7 @@ package enum ModerationQueries {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
         let rows = try await client.run(
             """
-            SELECT \(unescaped: reportColumns), (extract(epoch FROM r.created_at) * 1000000)::int8
+            SELECT \(unescaped: reportColumns), (extract(epoch FROM r.created_at) * 1000000)::int8 AS created_micros
               FROM content_reports r
               JOIN community_content c ON c.kind = r.kind AND c.id = r.content_id
               LEFT JOIN users u ON u.id = c.author_id
@@ -57,7 +58,7 @@ package enum ModerationQueries {
         var found: [(ContentReport, Int64)] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            found.append((try report(r), try r[11].decode(Int64.self)))
+            found.append((try report(r), try r["created_micros"].decode(Int64.self)))
         }
         let page = Array(found.prefix(limit))
         let next = found.count > limit ? page.last.map { PageCursor.encode(PageCursor.Dated(t: $0.1, id: $0.0.id.rawValue)) } : nil
@@ -71,10 +72,11 @@ package enum ModerationQueries {
             "SELECT hidden, resolved FROM moderate_content(\(kind.rawValue), \(id), \(hide), \(moderator.rawValue), \(scope.store?.rawValue))",
             logger: logger)
         guard let row = rows.collect().first else { return nil }
-        let (hidden, resolved) = try row.decode((Bool, Int32).self)
-        return (hidden, Int(resolved))
+        let r = row.makeRandomAccess()
+        return (try r["hidden"].decode(Bool.self), Int(try r["resolved"].decode(Int32.self)))
     }
 
+    /// The columns ``block(_:)`` reads, over `posting_blocks b JOIN users u` (the blocked user).
     package static let blockColumns = "b.user_id, u.name, b.store_id, b.reason, b.created_at"
 
     package static func blocks(in scope: StoreScope, limit: Int, cursor: String?, on client: PostgresClient, logger: Logger) async throws -> Page<
@@ -83,7 +85,7 @@ package enum ModerationQueries {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
         let rows = try await client.run(
             """
-            SELECT \(unescaped: blockColumns), (extract(epoch FROM b.created_at) * 1000000)::int8
+            SELECT \(unescaped: blockColumns), (extract(epoch FROM b.created_at) * 1000000)::int8 AS created_micros
               FROM posting_blocks b JOIN users u ON u.id = b.user_id
              WHERE \(scope, column: "b.store_id")
                AND (\(after == nil) OR ((extract(epoch FROM b.created_at) * 1000000)::int8, b.user_id) > (\(after?.t ?? 0), \(after?.id ?? UUID())))
@@ -93,7 +95,7 @@ package enum ModerationQueries {
         var found: [(PostingBlock, Int64)] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            found.append((try block(r), try r[5].decode(Int64.self)))
+            found.append((try block(r), try r["created_micros"].decode(Int64.self)))
         }
         let page = Array(found.prefix(limit))
         let next = found.count > limit ? page.last.map { PageCursor.encode(PageCursor.Dated(t: $0.1, id: $0.0.user.rawValue)) } : nil
@@ -134,16 +136,18 @@ package enum ModerationQueries {
 
     private static func report(_ r: PostgresRandomAccessRow) throws -> ContentReport {
         ContentReport(
-            id: ReportID(try r[0].decode(UUID.self)), kind: ContentKind(rawValue: try r[1].decode(String.self)) ?? .comment,
-            contentID: try r[2].decode(UUID.self), store: try r[3].decode(UUID?.self).map(StoreID.init), reason: try r[4].decode(String.self),
-            excerpt: try r[5].decode(String.self),
-            author: Author(id: try r[6].decode(UUID?.self).map(UserID.init), name: try r[7].decode(String.self)),
-            hidden: try r[8].decode(Bool.self), createdAt: try r[9].decode(Date.self), resolvedAt: try r[10].decode(Date?.self))
+            id: ReportID(try r["id"].decode(UUID.self)), kind: try r["kind"].stored(ContentKind.self),
+            contentID: try r["content_id"].decode(UUID.self), store: try r["store_id"].decode(UUID?.self).map(StoreID.init),
+            reason: try r["reason"].decode(String.self), excerpt: try r["excerpt"].decode(String.self),
+            author: Author(id: try r["author_id"].decode(UUID?.self).map(UserID.init), name: try r["author_name"].decode(String.self)),
+            hidden: try r["hidden"].decode(Bool.self), createdAt: try r["created_at"].decode(Date.self),
+            resolvedAt: try r["resolved_at"].decode(Date?.self))
     }
 
     private static func block(_ r: PostgresRandomAccessRow) throws -> PostingBlock {
         PostingBlock(
-            user: UserID(try r[0].decode(UUID.self)), name: try r[1].decode(String.self), store: try r[2].decode(UUID?.self).map(StoreID.init),
-            reason: try r[3].decode(String.self), createdAt: try r[4].decode(Date.self))
+            user: UserID(try r["user_id"].decode(UUID.self)), name: try r["name"].decode(String.self),
+            store: try r["store_id"].decode(UUID?.self).map(StoreID.init), reason: try r["reason"].decode(String.self),
+            createdAt: try r["created_at"].decode(Date.self))
     }
 }

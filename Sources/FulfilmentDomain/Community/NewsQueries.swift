@@ -4,10 +4,11 @@ import PostgresNIO
 
 /// The SQL of news (`news_items`, migration 038). Writes bind the caller's store.
 package enum NewsQueries {
+    /// The columns ``item(_:)`` reads, over `news_items n`.
     package static let columns = """
         n.id, n.store_id, n.title, n.body_markdown, n.published, n.published_at, n.pinned,
         (SELECT count(*) FROM comments c WHERE c.news_id = n.id AND c.hidden_at IS NULL)::int4 AS comment_count,
-        n.created_at, n.updated_at, EXISTS (SELECT 1 FROM content_images ci WHERE ci.news_id = n.id)
+        n.created_at, n.updated_at, EXISTS (SELECT 1 FROM content_images ci WHERE ci.news_id = n.id) AS has_image
         """
 
     /// The keyset of the readers' order: pinned first, then newest published, then id.
@@ -23,7 +24,7 @@ package enum NewsQueries {
         let after = try PageCursor.decode(cursor, as: Cursor.self)
         let rows = try await client.run(
             """
-            SELECT \(unescaped: columns), (extract(epoch FROM n.published_at) * 1000000)::int8
+            SELECT \(unescaped: columns), (extract(epoch FROM n.published_at) * 1000000)::int8 AS published_micros
             FROM news_items n
             WHERE n.store_id = \(store.rawValue) AND n.published
               AND (\(after == nil) OR (1 - n.pinned::int, -(extract(epoch FROM n.published_at) * 1000000)::int8, n.id)
@@ -34,7 +35,7 @@ package enum NewsQueries {
         var items: [(NewsItem, Int64)] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            items.append((try item(r), try r[11].decode(Int64.self)))
+            items.append((try item(r), try r["published_micros"].decode(Int64.self)))
         }
         let page = Array(items.prefix(limit))
         let next = items.count > limit ? page.last.map { PageCursor.encode(Cursor(p: $0.0.pinned, t: $0.1, id: $0.0.id.rawValue)) } : nil
@@ -97,9 +98,11 @@ package enum NewsQueries {
 
     private static func item(_ r: PostgresRandomAccessRow) throws -> NewsItem {
         NewsItem(
-            id: NewsID(try r[0].decode(UUID.self)), store: StoreID(try r[1].decode(UUID.self)), title: try r[2].decode(String.self),
-            bodyMarkdown: try r[3].decode(String.self), published: try r[4].decode(Bool.self), publishedAt: try r[5].decode(Date?.self),
-            pinned: try r[6].decode(Bool.self), commentCount: Int(try r[7].decode(Int32.self)), createdAt: try r[8].decode(Date.self),
-            updatedAt: try r[9].decode(Date.self), hasImage: try r[10].decode(Bool.self))
+            id: NewsID(try r["id"].decode(UUID.self)), store: StoreID(try r["store_id"].decode(UUID.self)),
+            title: try r["title"].decode(String.self), bodyMarkdown: try r["body_markdown"].decode(String.self),
+            published: try r["published"].decode(Bool.self), publishedAt: try r["published_at"].decode(Date?.self),
+            pinned: try r["pinned"].decode(Bool.self), commentCount: Int(try r["comment_count"].decode(Int32.self)),
+            createdAt: try r["created_at"].decode(Date.self), updatedAt: try r["updated_at"].decode(Date.self),
+            hasImage: try r["has_image"].decode(Bool.self))
     }
 }

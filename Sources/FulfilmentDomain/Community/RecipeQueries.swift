@@ -5,10 +5,12 @@ import PostgresNIO
 /// The SQL of recipes (`recipes`, `recipe_ingredients`, migration 038) and of putting one in the
 /// cart (`add_recipe_to_cart`). Reads bind the `Viewer` into `content_visible`.
 package enum RecipeQueries {
+    /// The columns ``recipe(_:)`` reads, over `recipes r LEFT JOIN users u` (the author).
     package static let columns = """
-        r.id, r.store_id, r.author_id, coalesce(u.name, 'A former customer'), r.title, r.body_markdown, r.servings,
-        (SELECT count(*) FROM comments c WHERE c.recipe_id = r.id AND c.hidden_at IS NULL)::int4,
-        r.hidden_at IS NOT NULL, r.created_at, r.updated_at, EXISTS (SELECT 1 FROM content_images ci WHERE ci.recipe_id = r.id)
+        r.id, r.store_id, r.author_id, coalesce(u.name, 'A former customer') AS author_name, r.title, r.body_markdown, r.servings,
+        (SELECT count(*) FROM comments c WHERE c.recipe_id = r.id AND c.hidden_at IS NULL)::int4 AS comment_count,
+        r.hidden_at IS NOT NULL AS hidden, r.created_at, r.updated_at,
+        EXISTS (SELECT 1 FROM content_images ci WHERE ci.recipe_id = r.id) AS has_image
         """
 
     /// The listing's keyset: relevance (negated rank) with a query, else newest (negated
@@ -40,7 +42,7 @@ package enum RecipeQueries {
         var found: [(Recipe, Double)] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            found.append((try recipe(r), try r[12].decode(Double.self)))
+            found.append((try recipe(r), try r["k"].decode(Double.self)))
         }
         let page = Array(found.prefix(search.limit))
         let next = found.count > search.limit ? page.last.map { PageCursor.encode(Cursor(k: $0.1, id: $0.0.id.rawValue)) } : nil
@@ -66,9 +68,9 @@ package enum RecipeQueries {
         guard !recipes.isEmpty else { return [] }
         let rows = try await client.run(
             """
-            SELECT g.recipe_id, g.position, g.text, g.product_id, p.name, g.quantity,
+            SELECT g.recipe_id, g.position, g.text, g.product_id, p.name AS product_name, g.quantity,
                    CASE WHEN \(store?.rawValue)::uuid IS NOT NULL AND g.product_id IS NOT NULL
-                        THEN st.product_id IS NOT NULL AND NOT p.discontinued END
+                        THEN st.product_id IS NOT NULL AND NOT p.discontinued END AS carried
               FROM recipe_ingredients g
               LEFT JOIN products p ON p.id = g.product_id
               LEFT JOIN stock st ON st.store_id = \(store?.rawValue) AND st.product_id = g.product_id
@@ -76,13 +78,13 @@ package enum RecipeQueries {
              ORDER BY g.recipe_id, g.position
             """, logger: logger)
         var byRecipe: [UUID: [Recipe.Ingredient]] = [:]
-        for try await (recipe, position, text, product, name, quantity, carried) in rows.decode(
-            (UUID, Int32, String, UUID?, String?, Int32?, Bool?).self)
-        {
-            byRecipe[recipe, default: []].append(
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            byRecipe[try r["recipe_id"].decode(UUID.self), default: []].append(
                 Recipe.Ingredient(
-                    index: Int(position), text: text, product: product.map(ProductID.init), productName: name, quantity: quantity.map(Int.init),
-                    carried: carried))
+                    index: Int(try r["position"].decode(Int32.self)), text: try r["text"].decode(String.self),
+                    product: try r["product_id"].decode(UUID?.self).map(ProductID.init), productName: try r["product_name"].decode(String?.self),
+                    quantity: try r["quantity"].decode(Int32?.self).map(Int.init), carried: try r["carried"].decode(Bool?.self)))
         }
         return recipes.map { recipe in
             var recipe = recipe
@@ -104,7 +106,10 @@ package enum RecipeQueries {
                 WITH r AS (
                     INSERT INTO recipes (store_id, author_id, title, body_markdown, servings, search)
                     VALUES (coalesce(\(store?.rawValue), cart_store(\(author.rawValue))), \(author.rawValue), \(draft.title),
-                            \(draft.bodyMarkdown), \(draft.servings), \(searchOf: draft))
+                            \(draft.bodyMarkdown), \(draft.servings),
+                            setweight(to_tsvector('english', \(draft.title)), 'A')
+                            || setweight(to_tsvector('english', \(draft.searchIngredients)), 'B')
+                            || setweight(to_tsvector('english', \(draft.bodyMarkdown)), 'C'))
                     RETURNING id),
                 g AS (
                     INSERT INTO recipe_ingredients (recipe_id, position, text, product_id, quantity)
@@ -127,7 +132,10 @@ package enum RecipeQueries {
             WITH found AS (SELECT r.id, coalesce(r.author_id = \(author.rawValue), false) AS own FROM recipes r WHERE r.id = \(id.rawValue) FOR UPDATE),
             changed AS (
                 UPDATE recipes SET title = \(draft.title), body_markdown = \(draft.bodyMarkdown), servings = \(draft.servings),
-                       search = \(searchOf: draft), updated_at = now()
+                       search = setweight(to_tsvector('english', \(draft.title)), 'A')
+                                || setweight(to_tsvector('english', \(draft.searchIngredients)), 'B')
+                                || setweight(to_tsvector('english', \(draft.bodyMarkdown)), 'C'),
+                       updated_at = now()
                   FROM found f WHERE recipes.id = f.id AND f.own RETURNING recipes.id)
             SELECT f.own FROM found f
             """, logger: logger)
@@ -208,24 +216,18 @@ package enum RecipeQueries {
 
     private static func recipe(_ r: PostgresRandomAccessRow) throws -> Recipe {
         Recipe(
-            id: RecipeID(try r[0].decode(UUID.self)), store: try r[1].decode(UUID?.self).map(StoreID.init),
-            author: Author(id: try r[2].decode(UUID?.self).map(UserID.init), name: try r[3].decode(String.self)),
-            title: try r[4].decode(String.self), bodyMarkdown: try r[5].decode(String.self), servings: Int(try r[6].decode(Int32.self)),
-            ingredients: [], carried: nil, commentCount: Int(try r[7].decode(Int32.self)), hidden: try r[8].decode(Bool.self),
-            createdAt: try r[9].decode(Date.self), updatedAt: try r[10].decode(Date.self), hasImage: try r[11].decode(Bool.self))
+            id: RecipeID(try r["id"].decode(UUID.self)), store: try r["store_id"].decode(UUID?.self).map(StoreID.init),
+            author: Author(id: try r["author_id"].decode(UUID?.self).map(UserID.init), name: try r["author_name"].decode(String.self)),
+            title: try r["title"].decode(String.self), bodyMarkdown: try r["body_markdown"].decode(String.self),
+            servings: Int(try r["servings"].decode(Int32.self)), ingredients: [], carried: nil,
+            commentCount: Int(try r["comment_count"].decode(Int32.self)), hidden: try r["hidden"].decode(Bool.self),
+            createdAt: try r["created_at"].decode(Date.self), updatedAt: try r["updated_at"].decode(Date.self),
+            hasImage: try r["has_image"].decode(Bool.self))
     }
 }
 
-extension PostgresQuery.StringInterpolation {
-    /// A recipe's search document, bound: its title first, then its ingredients, then its body
-    /// (English stemming; `recipes.search`, what `q` matches).
-    package mutating func appendInterpolation(searchOf draft: Recipe.Draft) {
-        appendInterpolation(unescaped: "setweight(to_tsvector('english', ")
-        appendInterpolation(draft.title)
-        appendInterpolation(unescaped: "), 'A') || setweight(to_tsvector('english', ")
-        appendInterpolation(draft.ingredients.map(\.text).joined(separator: " "))
-        appendInterpolation(unescaped: "), 'B') || setweight(to_tsvector('english', ")
-        appendInterpolation(draft.bodyMarkdown)
-        appendInterpolation(unescaped: "), 'C')")
-    }
+extension Recipe.Draft {
+    /// The ingredients' text as a recipe's search document has it (`recipes.search`, what `q`
+    /// matches): its title weighs most (A), then these (B), then its body (C), English stemming.
+    fileprivate var searchIngredients: String { ingredients.map(\.text).joined(separator: " ") }
 }

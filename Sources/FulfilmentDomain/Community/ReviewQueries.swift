@@ -5,9 +5,10 @@ import PostgresNIO
 /// The SQL of reviews (`product_reviews`, `review_votes`, migration 038). The product's rating
 /// follows its visible reviews by trigger (`product_reviews_rating`).
 package enum ReviewQueries {
+    /// The columns ``review(_:)`` reads, over reviews `v LEFT JOIN users u` (the author).
     package static let columns = """
-        v.id, v.product_id, v.store_id, v.author_id, coalesce(u.name, 'A former customer'), v.rating, v.body_markdown,
-        v.helpful_count, v.hidden_at IS NOT NULL, v.created_at, v.updated_at
+        v.id, v.product_id, v.store_id, v.author_id, coalesce(u.name, 'A former customer') AS author_name, v.rating, v.body_markdown,
+        v.helpful_count, v.hidden_at IS NOT NULL AS hidden, v.created_at, v.updated_at
         """
 
     /// The keyset: newest (negated microseconds) or most helpful (negated count), then id.
@@ -32,8 +33,9 @@ package enum ReviewQueries {
                   FROM product_reviews v
                  WHERE v.product_id = \(product.rawValue)
                    AND content_visible(v.hidden_at, v.author_id, v.store_id, \(viewer: viewer)))
-            SELECT true, NULL::uuid, NULL::uuid, NULL::uuid, NULL::uuid, NULL::text, NULL::int2, NULL::text, NULL::int4, NULL::bool,
-                   NULL::timestamptz, NULL::timestamptz, NULL::int8
+            SELECT true AS product_row, NULL::uuid AS id, NULL::uuid AS product_id, NULL::uuid AS store_id, NULL::uuid AS author_id,
+                   NULL::text AS author_name, NULL::int2 AS rating, NULL::text AS body_markdown, NULL::int4 AS helpful_count,
+                   NULL::bool AS hidden, NULL::timestamptz AS created_at, NULL::timestamptz AS updated_at, NULL::int8 AS k
               FROM product
             UNION ALL
             (SELECT false, \(unescaped: columns), v.k
@@ -46,11 +48,12 @@ package enum ReviewQueries {
         var found: [(Review, Int64)] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            if try r[0].decode(Bool.self) {
+            // The UNION's columns are named by its first part: the product's row.
+            if try r["product_row"].decode(Bool.self) {
                 exists = true
                 continue
             }
-            found.append((try review(r, from: 1), try r[12].decode(Int64.self)))
+            found.append((try review(r), try r["k"].decode(Int64.self)))
         }
         guard exists else { return nil }
         found.sort { ($0.1, $0.0.id.description) < ($1.1, $1.0.id.description) }
@@ -72,12 +75,12 @@ package enum ReviewQueries {
     {
         let rows = try await connection.run(
             """
-            SELECT EXISTS (SELECT 1 FROM products p WHERE p.id = \(product.rawValue)),
-                   EXISTS (SELECT 1 FROM collected_order_with(\(customer.rawValue), \(product.rawValue)))
+            SELECT EXISTS (SELECT 1 FROM products p WHERE p.id = \(product.rawValue)) AS product_exists,
+                   EXISTS (SELECT 1 FROM collected_order_with(\(customer.rawValue), \(product.rawValue))) AS bought
             """, logger: logger)
-        let (exists, bought) = try rows.collect()[0].decode((Bool, Bool).self)
-        if !exists { return .productNotFound }
-        return bought ? .allowed : .notPurchased
+        let r = rows.collect()[0].makeRandomAccess()
+        if try !r["product_exists"].decode(Bool.self) { return .productNotFound }
+        return try r["bought"].decode(Bool.self) ? .allowed : .notPurchased
     }
 
     /// Upserts the review from the customer's latest collected order with the product.
@@ -93,11 +96,11 @@ package enum ReviewQueries {
                 ON CONFLICT (product_id, author_id) DO UPDATE
                     SET rating = EXCLUDED.rating, body_markdown = EXCLUDED.body_markdown, updated_at = now()
                 RETURNING v.*, xmax = 0 AS created)
-            SELECT \(unescaped: columns), v.created FROM v LEFT JOIN users u ON u.id = v.author_id
+            SELECT \(unescaped: columns), v.created AS created FROM v LEFT JOIN users u ON u.id = v.author_id
             """, logger: logger)
         guard let row = rows.collect().first else { return nil }
         let r = row.makeRandomAccess()
-        return (try review(r, from: 0), try r[11].decode(Bool.self))
+        return (try review(r), try r["created"].decode(Bool.self))
     }
 
     package static func delete(of product: ProductID, by customer: UserID, on client: PostgresClient, logger: Logger) async throws -> Bool {
@@ -134,16 +137,17 @@ package enum ReviewQueries {
               FROM (SELECT * FROM counted UNION ALL SELECT * FROM product_reviews WHERE id = \(id.rawValue) AND NOT EXISTS (SELECT 1 FROM counted)) v
               LEFT JOIN users u ON u.id = v.author_id
             """, logger: logger)
-        return .counted(try review(rows.collect()[0].makeRandomAccess(), from: 0))
+        return .counted(try review(rows.collect()[0].makeRandomAccess()))
     }
 
-    private static func review(_ r: PostgresRandomAccessRow, from first: Int) throws -> Review {
+    /// A review from a row of ``columns``.
+    private static func review(_ r: PostgresRandomAccessRow) throws -> Review {
         Review(
-            id: ReviewID(try r[first].decode(UUID.self)), product: ProductID(try r[first + 1].decode(UUID.self)),
-            store: StoreID(try r[first + 2].decode(UUID.self)),
-            author: Author(id: try r[first + 3].decode(UUID?.self).map(UserID.init), name: try r[first + 4].decode(String.self)),
-            rating: Int(try r[first + 5].decode(Int16.self)), bodyMarkdown: try r[first + 6].decode(String.self),
-            helpfulCount: Int(try r[first + 7].decode(Int32.self)), hidden: try r[first + 8].decode(Bool.self),
-            createdAt: try r[first + 9].decode(Date.self), updatedAt: try r[first + 10].decode(Date.self))
+            id: ReviewID(try r["id"].decode(UUID.self)), product: ProductID(try r["product_id"].decode(UUID.self)),
+            store: StoreID(try r["store_id"].decode(UUID.self)),
+            author: Author(id: try r["author_id"].decode(UUID?.self).map(UserID.init), name: try r["author_name"].decode(String.self)),
+            rating: Int(try r["rating"].decode(Int16.self)), bodyMarkdown: try r["body_markdown"].decode(String.self),
+            helpfulCount: Int(try r["helpful_count"].decode(Int32.self)), hidden: try r["hidden"].decode(Bool.self),
+            createdAt: try r["created_at"].decode(Date.self), updatedAt: try r["updated_at"].decode(Date.self))
     }
 }

@@ -145,7 +145,7 @@ package enum CouponQueries {
             perCustomerLimit: try row["per_customer_limit"].decode(Int32?.self).map(Int.init),
             productIDs: try row["product_ids"].decode([UUID].self).map(ProductID.init),
             categories: try row["categories"].decode([String].self), redeemed: Int(try row["redeemed"].decode(Int32.self)),
-            state: Coupon.State(rawValue: try row["state"].decode(String.self)) ?? .live,
+            state: try row["state"].stored(Coupon.State.self),
             createdAt: try row["created_at"].decode(Date.self), endedAt: try row["ended_at"].decode(Date?.self))
     }
 }

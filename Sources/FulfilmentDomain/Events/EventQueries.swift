@@ -25,21 +25,24 @@ package enum EventQueries {
         case .store(let store):
             rows = try await client.run(
                 """
-                SELECT e.sequence, e.type, event_json(e) FROM events e
+                SELECT e.sequence, e.type, event_json(e) AS json FROM events e
                 WHERE e.store_id = \(store.rawValue) AND e.sequence > \(sequence)
                 ORDER BY e.sequence LIMIT \(limit)
                 """, logger: logger)
         case .order(let order, let store):
             rows = try await client.run(
                 """
-                SELECT e.sequence, e.type, event_json(e) FROM events e
+                SELECT e.sequence, e.type, event_json(e) AS json FROM events e
                 WHERE e.order_id = \(order.rawValue) AND e.store_id = \(store.rawValue) AND e.sequence > \(sequence)
                 ORDER BY e.sequence LIMIT \(limit)
                 """, logger: logger)
         }
         var events: [OutboxEvent] = []
-        for try await (sequence, type, json) in rows.decode((Int64, String, String).self) {
-            events.append(OutboxEvent(sequence: sequence, type: type, json: json))
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            events.append(
+                OutboxEvent(
+                    sequence: try r["sequence"].decode(Int64.self), type: try r["type"].decode(String.self), json: try r["json"].decode(String.self)))
         }
         return events
     }

@@ -16,7 +16,10 @@ package enum EventStreamQueries {
                 \(id.rawValue), \(session.rawValue), \(Int32(clamping: cap)), \(staleAfter.inSeconds),
                 \(Int32(clamping: lifetime.idleSeconds)), \(Int32(clamping: lifetime.maximumSeconds)))
             """, logger: logger)
-        for try await (opened, deadline) in rows.decode((Bool, Date?).self) { return (opened, deadline) }
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return (try r["opened"].decode(Bool.self), try r["deadline"].decode(Date?.self))
+        }
         return (false, nil)
     }
 

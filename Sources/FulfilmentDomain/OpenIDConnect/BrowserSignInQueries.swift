@@ -18,12 +18,16 @@ package struct BrowserSignIn: Sendable {
 }
 
 package enum BrowserSignInQueries {
-    /// The sign-in a statement returned (its columns in `BrowserSignIn`'s order), or nil.
+    /// The sign-in a statement returned (`provider_sign_ins`' columns, read by name), or nil.
     private static func first(_ rows: SQLRows) async throws -> BrowserSignIn? {
-        for try await row in rows.decode((String, UUID, String, String, String, String, String?, String?, UUID?).self) {
+        for try await row in rows {
+            let r = row.makeRandomAccess()
             return BrowserSignIn(
-                state: row.0, providerID: row.1, nonce: row.2, codeVerifier: row.3, redirectURI: row.4, returnTo: row.5, subject: row.6,
-                email: row.7, userID: row.8.map(UserID.init))
+                state: try r["state"].decode(String.self), providerID: try r["provider_id"].decode(UUID.self),
+                nonce: try r["nonce"].decode(String.self), codeVerifier: try r["code_verifier"].decode(String.self),
+                redirectURI: try r["redirect_uri"].decode(String.self), returnTo: try r["return_to"].decode(String.self),
+                subject: try r["subject"].decode(String?.self), email: try r["email"].decode(String?.self),
+                userID: try r["user_id"].decode(UUID?.self).map(UserID.init))
         }
         return nil
     }

@@ -4,17 +4,21 @@ import PostgresNIO
 
 /// The SQL of identity providers, the accounts they are linked to, and browser sign-ins under way.
 package enum IdentityProviderQueries {
-    package typealias ProviderRow = (UUID, String, String, String, String?, [String])
-
-    package static func provider(_ row: ProviderRow) -> IdentityProvider {
-        IdentityProvider(id: row.0, issuer: row.1, name: row.2, clientID: row.3, clientSecretFile: row.4, audiences: row.5)
+    /// A provider from a row of `identity_providers`' columns
+    /// `id, issuer, name, client_id, client_secret_file, audiences`.
+    package static func provider(_ row: PostgresRow) throws -> IdentityProvider {
+        let r = row.makeRandomAccess()
+        return IdentityProvider(
+            id: try r["id"].decode(UUID.self), issuer: try r["issuer"].decode(String.self), name: try r["name"].decode(String.self),
+            clientID: try r["client_id"].decode(String.self), clientSecretFile: try r["client_secret_file"].decode(String?.self),
+            audiences: try r["audiences"].decode([String].self))
     }
 
     package static func all(on client: PostgresClient, logger: Logger) async throws -> [IdentityProvider] {
         let rows = try await client.run(
             "SELECT id, issuer, name, client_id, client_secret_file, audiences FROM identity_providers ORDER BY name, issuer", logger: logger)
         var providers: [IdentityProvider] = []
-        for try await row in rows.decode(ProviderRow.self) { providers.append(provider(row)) }
+        for try await row in rows { providers.append(try provider(row)) }
         return providers
     }
 
@@ -22,14 +26,14 @@ package enum IdentityProviderQueries {
         let rows = try await client.run(
             "SELECT id, issuer, name, client_id, client_secret_file, audiences FROM identity_providers WHERE issuer = \(issuer)",
             logger: logger)
-        for try await row in rows.decode(ProviderRow.self) { return provider(row) }
+        for try await row in rows { return try provider(row) }
         return nil
     }
 
     package static func provider(id: UUID, on client: PostgresClient, logger: Logger) async throws -> IdentityProvider? {
         let rows = try await client.run(
             "SELECT id, issuer, name, client_id, client_secret_file, audiences FROM identity_providers WHERE id = \(id)", logger: logger)
-        for try await row in rows.decode(ProviderRow.self) { return provider(row) }
+        for try await row in rows { return try provider(row) }
         return nil
     }
 
@@ -43,7 +47,7 @@ package enum IdentityProviderQueries {
                 client_secret_file = excluded.client_secret_file, audiences = excluded.audiences
             RETURNING id, issuer, name, client_id, client_secret_file, audiences
             """, logger: logger)
-        for try await row in rows.decode(ProviderRow.self) { return self.provider(row) }
+        for try await row in rows { return try self.provider(row) }
         return provider
     }
 
@@ -79,7 +83,7 @@ extension IdentityProviderQueries {
             WHERE l.provider_id = \(provider) AND l.subject = \(subject)
             FOR SHARE OF u
             """, logger: logger)
-        for try await row in rows.decode(UserQueries.UserRow.self) { return UserQueries.user(row) }
+        for try await row in rows { return try UserQueries.user(row) }
         return nil
     }
 
@@ -88,13 +92,11 @@ extension IdentityProviderQueries {
     package static func account(email: String, on connection: PostgresConnection, logger: Logger) async throws -> (User, hasPassword: Bool)? {
         let rows = try await connection.run(
             """
-            SELECT id, email, name, role, store_id, created_at, disabled_at, password_hash LIKE '$2%'
+            SELECT id, email, name, role, store_id, created_at, disabled_at, password_hash LIKE '$2%' AS has_password
             FROM users WHERE lower(email) = lower(\(email)) AND erased_at IS NULL
             FOR UPDATE
             """, logger: logger)
-        for try await row in rows.decode((UUID, String, String, String, UUID?, Date, Date?, Bool).self) {
-            return (UserQueries.user((row.0, row.1, row.2, row.3, row.4, row.5, row.6)), row.7)
-        }
+        for try await row in rows { return (try UserQueries.user(row), try row.makeRandomAccess()["has_password"].decode(Bool.self)) }
         return nil
     }
 
@@ -105,12 +107,13 @@ extension IdentityProviderQueries {
     ) async throws {
         let rows = try await connection.run(
             """
-            SELECT EXISTS (SELECT 1 FROM identity_links WHERE provider_id = \(provider) AND subject = \(subject)),
-                   EXISTS (SELECT 1 FROM identity_links WHERE provider_id = \(provider) AND user_id = \(user.rawValue))
+            SELECT EXISTS (SELECT 1 FROM identity_links WHERE provider_id = \(provider) AND subject = \(subject)) AS subject_taken,
+                   EXISTS (SELECT 1 FROM identity_links WHERE provider_id = \(provider) AND user_id = \(user.rawValue)) AS user_has_one
             """, logger: logger)
-        for try await (subjectTaken, userHasOne) in rows.decode((Bool, Bool).self) {
-            if subjectTaken { throw ProviderSignInError.identityInUse }
-            if userHasOne { throw ProviderSignInError.providerAlreadyLinked }
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            if try r["subject_taken"].decode(Bool.self) { throw ProviderSignInError.identityInUse }
+            if try r["user_has_one"].decode(Bool.self) { throw ProviderSignInError.providerAlreadyLinked }
         }
         try await connection.run(
             """
@@ -135,8 +138,13 @@ extension IdentityProviderQueries {
             WHERE l.user_id = \(user.rawValue) ORDER BY l.linked_at, p.name
             """, logger: logger)
         var links: [LinkedIdentity] = []
-        for try await row in rows.decode((UUID, String, String, String?, Date, Date?).self) {
-            links.append(LinkedIdentity(providerID: row.0, issuer: row.1, name: row.2, email: row.3, linkedAt: row.4, lastSignedInAt: row.5))
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            links.append(
+                LinkedIdentity(
+                    providerID: try r["id"].decode(UUID.self), issuer: try r["issuer"].decode(String.self), name: try r["name"].decode(String.self),
+                    email: try r["email"].decode(String?.self), linkedAt: try r["linked_at"].decode(Date.self),
+                    lastSignedInAt: try r["last_signed_in_at"].decode(Date?.self)))
         }
         return links
     }
@@ -152,13 +160,16 @@ extension IdentityProviderQueries {
     package static func unlink(_ provider: UUID, from user: UserID, on connection: PostgresConnection, logger: Logger) async throws {
         let rows = try await connection.run(
             """
-            SELECT u.password_hash LIKE '$2%',
-                   (SELECT count(*) FROM identity_links l WHERE l.user_id = u.id)::int,
-                   EXISTS (SELECT 1 FROM identity_links l WHERE l.user_id = u.id AND l.provider_id = \(provider))
+            SELECT u.password_hash LIKE '$2%' AS has_password,
+                   (SELECT count(*) FROM identity_links l WHERE l.user_id = u.id)::int AS links,
+                   EXISTS (SELECT 1 FROM identity_links l WHERE l.user_id = u.id AND l.provider_id = \(provider)) AS linked
             FROM users u WHERE u.id = \(user.rawValue) FOR UPDATE
             """, logger: logger)
         var state: (Bool, Int, Bool)?
-        for try await row in rows.decode((Bool, Int, Bool).self) { state = row }
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            state = (try r["has_password"].decode(Bool.self), try r["links"].decode(Int.self), try r["linked"].decode(Bool.self))
+        }
         guard let (hasPassword, links, linked) = state, linked else { throw ProviderSignInError.notLinked }
         guard hasPassword || links > 1 else { throw ProviderSignInError.lastSignInMethod }
         try await connection.run(

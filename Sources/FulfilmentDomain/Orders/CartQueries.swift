@@ -13,7 +13,7 @@ package enum CartQueries {
         let rows = try await connection.run(
             "SELECT v.*, \(unescaped: saleColumns) FROM cart_view(\(customer.rawValue)) v", logger: logger
         ).collect().map { $0.makeRandomAccess() }
-        return try cart(viewRows: rows, from: 0).showingSales(rows)
+        return try cart(viewRows: rows, lineDiscontinued: "discontinued").showingSales(rows)
     }
 
     /// Points the cart at `store` (creating the cart); its lines stay. An unknown store is
@@ -41,24 +41,25 @@ package enum CartQueries {
         // writes the line, only for a product that exists and is on sale, and only for a caller
         // this statement will admit; the answer says which held. `set_cart_line_viewed`
         // (`sql/routines/set_cart_line_viewed.sql`) adds the cart, one line a row, read after the write.
+        // Its rows are `v`, as `cart_view`'s are, so ``saleColumns`` reads them as they are. Its
+        // columns come after the caller's: the cart's `store_id` is the one read by name.
         let rows = try await database.retryingConflicts(logger: logger) {
             try await database.client.run(
                 """
-                SELECT \(unescaped: Caller.columns), x.*, \(unescaped: saleColumns.replacingOccurrences(of: "v.", with: "x."))
+                SELECT \(unescaped: Caller.columns), v.*, \(unescaped: saleColumns)
                 FROM \(caller: caller) c
                 LEFT JOIN LATERAL set_cart_line_viewed(
                     \(admittedUser: caller), \(product.rawValue), \(Int32(quantity)), \(substitution?.kind.rawValue),
-                    \(substitution.map { $0.productIDs.map(\.rawValue) })::uuid[]) x ON true
+                    \(substitution.map { $0.productIDs.map(\.rawValue) })::uuid[]) v ON true
                 """, logger: logger)
         }.collect().map { $0.makeRandomAccess() }
         _ = try caller.admit(rows.first)
         guard let row = rows.first else { throw OrderError.unexpectedlyMissing("set_cart_line_viewed's row") }
-        let first = Caller.columnCount
         // A removal answers "written" whatever was there: a product not in the cart is not an error.
-        guard let discontinued = try row[first].decode(Bool?.self) else { throw OrderError.productNotFound }
+        guard let discontinued = try row["discontinued"].decode(Bool?.self) else { throw OrderError.productNotFound }
         guard !discontinued else { throw OrderError.productDiscontinued(product) }
-        guard try row[first + 1].decode(Bool.self) else { throw OrderError.noStoreChosen }
-        return try cart(viewRows: rows, from: first + 2).showingSales(rows)
+        guard try row["written"].decode(Bool.self) else { throw OrderError.noStoreChosen }
+        return try cart(viewRows: rows, lineDiscontinued: "line_discontinued").showingSales(rows)
     }
 
     /// Removes a line; false when there is no such product (a product not in the cart is not an error).
@@ -79,9 +80,11 @@ package enum CartQueries {
         try await client.run("DELETE FROM cart_items WHERE customer_id = \(customer.rawValue)", logger: logger)
     }
 
-    /// The cart from `cart_view`'s rows (its columns from `column` on): the store and currency
-    /// on every row, then one line a row, or one row of NULL lines for an empty cart.
-    private static func cart(viewRows rows: [PostgresRandomAccessRow], from column: Int) throws -> Cart {
+    /// The cart from `cart_view`'s rows, read by name: the store and currency on every row, then
+    /// one line a row, or one row of NULL lines for an empty cart. `lineDiscontinued` names the
+    /// line's column: `cart_view`'s `discontinued`, which `set_cart_line_viewed` calls
+    /// `line_discontinued` beside its own answer.
+    private static func cart(viewRows rows: [PostgresRandomAccessRow], lineDiscontinued: String) throws -> Cart {
         var store: (UUID, String)?
         var lines: [Cart.Line] = []
         var coupon: CartCoupon?
@@ -90,18 +93,18 @@ package enum CartQueries {
             if coupon == nil, let json = try row["coupon_json"].decode(String?.self) {
                 coupon = try JSONDecoder().decode(CartCoupon.self, from: Data(json.utf8))
             }
-            if let id = try row[column].decode(UUID?.self), let currency = try row[column + 1].decode(String?.self) {
+            if let id = try row["store_id"].decode(UUID?.self), let currency = try row["currency"].decode(String?.self) {
                 store = (id, currency)
             }
-            guard let product = try row[column + 2].decode(UUID?.self) else { continue }
+            guard let product = try row["product_id"].decode(UUID?.self) else { continue }
             lines.append(
                 Cart.Line(
-                    productID: ProductID(product), name: try row[column + 3].decode(String.self),
-                    unitPrice: try row[column + 4].decode(Int64.self), quantity: Int(try row[column + 5].decode(Int32.self)),
-                    available: Int(try row[column + 6].decode(Int32.self)), discontinued: try row[column + 7].decode(Bool.self),
+                    productID: ProductID(product), name: try row["name"].decode(String.self),
+                    unitPrice: try row["price_amount"].decode(Int64.self), quantity: Int(try row["quantity"].decode(Int32.self)),
+                    available: Int(try row["available"].decode(Int32.self)), discontinued: try row[lineDiscontinued].decode(Bool.self),
                     discount: try row["line_discount"].decode(Int64.self),
                     substitution: SubstitutionPreference(
-                        kind: try row["substitution"].decode(String?.self).flatMap(SubstitutionPreference.Kind.init(rawValue:)) ?? .none,
+                        kind: try row["substitution"].stored(SubstitutionPreference.Kind?.self) ?? .none,
                         productIDs: (try row["substitute_ids"].decode([UUID]?.self) ?? []).map(ProductID.init))))
         }
         let currency = store?.1 ?? "JMD"

@@ -18,15 +18,20 @@ package enum CheckoutQueries {
         let row = rows.collect().first?.makeRandomAccess()
         let customer = try caller.admit(row)
         // A caller whose user is gone: the session named a customer that no longer exists.
-        guard let row, let name = try row[5].decode(String?.self) else { throw OrderError.unexpectedlyMissing("the caller's user") }
-        var context = Checkout.Context(customerName: name)
-        if let store = try row[6].decode(UUID?.self) {
-            context.store = Checkout.Context.Store(
-                id: StoreID(store), tokenNumber: try row[7].decode(Int32.self), currency: try row[8].decode(String.self),
-                windowEnd: try row[9].decode(Int64.self), calendar: try CalendarQueries.calendar(in: row, from: 12))
+        guard let row, let name = try row["customer_name"].decode(String?.self) else {
+            throw OrderError.unexpectedlyMissing("the caller's user")
         }
-        if let earlier = try row[10].decode(UUID?.self) {
-            context.earlier = (OrderID(earlier), try row[11].decode(Data.self))
+        var context = Checkout.Context(customerName: name)
+        // The context's columns come after the caller's: the cart's `store_id` is the one read by name.
+        if let store = try row["store_id"].decode(UUID?.self) {
+            // The calendar is `store_calendar`'s columns, from its first (`time_zone`) on.
+            context.store = Checkout.Context.Store(
+                id: StoreID(store), tokenNumber: try row["token_number"].decode(Int32.self), currency: try row["currency"].decode(String.self),
+                windowEnd: try row["window_end"].decode(Int64.self),
+                calendar: try CalendarQueries.calendar(in: row, from: row["time_zone"].columnIndex))
+        }
+        if let earlier = try row["earlier_id"].decode(UUID?.self) {
+            context.earlier = (OrderID(earlier), try row["earlier_hash"].decode(Data.self))
         }
         return (customer, context)
     }
@@ -57,20 +62,34 @@ package enum CheckoutQueries {
             // The slot's refusal, naming the slot the checkout asked for.
             throw SlotError.full(start: slot!.start)
         }
-        for try await row in rows.decode((Int64, Date, Int64, [UUID], [String], [Int64], [Int32], [Int32], Int64, [Int64], String?).self) {
-            let (number, createdAt, total, products, names, prices, quantities, ages, discount, discounts, substitutionsJSON) = row
+        for try await placed in rows {
+            let row = placed.makeRandomAccess()
+            let products = try row["product_ids"].decode([UUID].self)
+            let names = try row["names"].decode([String].self)
+            let prices = try row["unit_prices"].decode([Int64].self)
+            let quantities = try row["quantities"].decode([Int32].self)
+            let ages = try row["minimum_ages"].decode([Int32].self)
+            let discounts = try row["discounts"].decode([Int64].self)
             // Each line's substitution preference as the order keeps it (issue 27), in product order.
-            let preferences = try substitutionsJSON.map { try JSONDecoder().decode([PlacedPreference].self, from: Data($0.utf8)) } ?? []
-            let lines = products.indices.map {
-                OrderLine(
-                    productID: ProductID(products[$0]), name: names[$0], unitPrice: prices[$0], quantity: Int(quantities[$0]),
-                    minimumAge: ages[$0] > 0 ? Int(ages[$0]) : nil, discount: discounts.indices.contains($0) ? discounts[$0] : 0,
-                    substitution: preferences.indices.contains($0)
-                        ? SubstitutionPreference(
-                            kind: SubstitutionPreference.Kind(rawValue: preferences[$0].preference) ?? .none,
-                            productIDs: preferences[$0].productIds.map(ProductID.init)) : .init(kind: .none))
+            let preferences =
+                try row["substitutions"].decode(String?.self).map {
+                    try JSONDecoder().decode([PlacedPreference].self, from: Data($0.utf8))
+                } ?? []
+            let lines = try products.indices.map { index in
+                var substitution = SubstitutionPreference(kind: .none)
+                if preferences.indices.contains(index) {
+                    substitution = SubstitutionPreference(
+                        kind: try SubstitutionPreference.Kind.stored(preferences[index].preference, column: "substitutions.preference"),
+                        productIDs: preferences[index].productIds.map(ProductID.init))
+                }
+                return OrderLine(
+                    productID: ProductID(products[index]), name: names[index], unitPrice: prices[index], quantity: Int(quantities[index]),
+                    minimumAge: ages[index] > 0 ? Int(ages[index]) : nil, discount: discounts.indices.contains(index) ? discounts[index] : 0,
+                    substitution: substitution)
             }
-            return Checkout.Placed(number: number, createdAt: createdAt, total: total, discount: discount, lines: lines)
+            return Checkout.Placed(
+                number: try row["number"].decode(Int64.self), createdAt: try row["created_at"].decode(Date.self),
+                total: try row["total"].decode(Int64.self), discount: try row["discount"].decode(Int64.self), lines: lines)
         }
         throw OrderError.unexpectedlyMissing("place_order's row")
     }

@@ -6,6 +6,9 @@ import Foundation
 /// Timestamps travel as whole microseconds since 2000-01-01 UTC, PostgreSQL's own resolution,
 /// and become `Date`s by the same arithmetic PostgresNIO uses for a `timestamptz` column, so a
 /// time read here equals the same time read as a column.
+///
+/// A status or kind this version does not know is an error naming the JSON column and field
+/// (`UnknownStoredValue`), never a default.
 package enum OrderParts {
     package static func date(micros: Int64) -> Date {
         Date(timeInterval: Double(micros) / Double(1_000_000), since: Date(timeIntervalSince1970: 946_684_800))
@@ -29,19 +32,18 @@ package enum OrderParts {
 
     package static func lines(_ json: String) throws -> [OrderLine] {
         try JSONDecoder().decode([Line].self, from: Data(json.utf8)).map { line in
-            let substitute = line.substitutionId.flatMap { id in
-                line.substituteFor.map { original in
-                    OrderLine.Substitute(
-                        id: SubstitutionID(id), replaces: ProductID(original),
-                        status: line.substitutionStatus.flatMap(SubstitutionStatus.init(rawValue:)) ?? .proposed,
-                        decidedAt: line.decidedAt.map(date(micros:)))
-                }
+            var substitute: OrderLine.Substitute?
+            if let id = line.substitutionId, let original = line.substituteFor {
+                substitute = OrderLine.Substitute(
+                    id: SubstitutionID(id), replaces: ProductID(original),
+                    status: try SubstitutionStatus.stored(line.substitutionStatus, column: "lines.substitutionStatus") ?? .proposed,
+                    decidedAt: line.decidedAt.map(date(micros:)))
             }
             return OrderLine(
                 productID: ProductID(line.productId), name: line.name, unitPrice: line.unitPrice, quantity: line.quantity,
                 pickedQuantity: line.picked, minimumAge: line.minimumAge, removed: line.removed, discount: line.discount ?? 0,
                 substitution: SubstitutionPreference(
-                    kind: line.substitution.flatMap(SubstitutionPreference.Kind.init(rawValue:)) ?? .none,
+                    kind: try SubstitutionPreference.Kind.stored(line.substitution, column: "lines.substitution") ?? .none,
                     productIDs: (line.substituteIds ?? []).map(ProductID.init)),
                 substitutedQuantity: line.substitutedQuantity ?? 0,
                 substitute: substitute)
@@ -56,16 +58,16 @@ package enum OrderParts {
     package static func history(_ json: String) throws -> [OrderEvent] {
         try JSONDecoder().decode([Event].self, from: Data(json.utf8)).map {
             OrderEvent(
-                from: $0.from.flatMap(OrderStatus.init(rawValue:)), to: OrderStatus(rawValue: $0.to) ?? .pending,
+                from: try OrderStatus.stored($0.from, column: "history.from"), to: try OrderStatus.stored($0.to, column: "history.to"),
                 actorID: $0.actorId.map(UserID.init), actorName: $0.actorName, reason: $0.reason, at: date(micros: $0.at),
-                kind: $0.kind.flatMap(OrderEvent.Kind.init(rawValue:)) ?? .status)
+                kind: try OrderEvent.Kind.stored($0.kind, column: "history.kind") ?? .status)
         }
     }
 
     /// The recorded confirmation when there is one; else what the remaining lines require, if anything.
     package static func idCheck(_ json: String) throws -> IDCheck? {
         let check = try JSONDecoder().decode(Check.self, from: Data(json.utf8))
-        if let age = check.minimumAge, let method = check.method.flatMap(IDConfirmation.Method.init(rawValue:)), let by = check.by,
+        if let age = check.minimumAge, let method = try IDConfirmation.Method.stored(check.method, column: "id_check.method"), let by = check.by,
             let at = check.at
         {
             return IDCheck(

@@ -10,7 +10,7 @@ package enum OrderQueries {
     /// the lines, history and age check riding along as JSON (``OrderParts``).
     package static func order(id: OrderID, on connection: some SQLRunner, logger: Logger) async throws -> Order? {
         let rows = try await connection.run("SELECT v.* FROM order_view(\(id.rawValue)) v", logger: logger)
-        return try rows.collect().first.flatMap { try order(view: $0.makeRandomAccess(), at: 0) }
+        return try rows.collect().first.flatMap { try order(view: $0.makeRandomAccess()) }
     }
 
     /// The order if the caller may see it: they are its customer, or staff of its store (`scope`;
@@ -24,7 +24,7 @@ package enum OrderQueries {
             SELECT v.* FROM order_view(\(id.rawValue)) v
             WHERE v.customer_id = \(customer.rawValue) OR v.store_id = \(scope?.store?.rawValue)
             """, logger: logger)
-        return try rows.collect().first.flatMap { try order(view: $0.makeRandomAccess(), at: 0) }
+        return try rows.collect().first.flatMap { try order(view: $0.makeRandomAccess()) }
     }
 
     /// The order's pickup token text, for its customer only; nil for anyone else's order or an
@@ -36,34 +36,37 @@ package enum OrderQueries {
         return nil
     }
 
-    /// The order in `order_view`'s columns (migration 017), starting at column `first` of `row`;
-    /// nil when they are NULL (a statement that looked for an order and found none).
-    package static func order(view row: PostgresRandomAccessRow, at first: Int) throws -> Order? {
-        func column<T: PostgresDecodable>(_ index: Int, _ type: T.Type = T.self) throws -> T { try row[first + index].decode(T.self) }
-        guard let id = try column(0, UUID?.self) else { return nil }
-        let createdAt: Date = try column(10)
+    /// The order in `order_view`'s columns (migration 017), read by their names; nil when they
+    /// are NULL (a statement that looked for an order and found none). A statement that returns
+    /// other columns too puts `order_view`'s last, so where a name is in both (`store_id` beside
+    /// `Caller.columns`) the order's is the one read.
+    package static func order(view r: PostgresRandomAccessRow) throws -> Order? {
+        guard let id = try r["id"].decode(UUID?.self) else { return nil }
+        let createdAt = try r["created_at"].decode(Date.self)
         var order = Order(
-            id: OrderID(id), number: try column(1), storeID: StoreID(try column(2)), customerID: UserID(try column(3)),
-            customerName: try column(4), status: OrderStatus(rawValue: try column(5)) ?? .pending,
-            paymentMethod: PaymentMethod(rawValue: try column(6)) ?? .payAtCollection,
-            paymentStatus: PaymentStatus(rawValue: try column(7)) ?? .unpaid,
-            total: Money(amount: try column(8), currency: try column(9)),
-            createdAt: createdAt, packagedAt: try column(11), deliveringAt: try column(12), completedAt: try column(13),
-            cancelledAt: try column(14), paidAt: try column(15), collectedAt: try column(16),
-            collectedBy: try column(17, UUID?.self).map(UserID.init),
-            pickup: try column(18, String?.self).map {
-                PickupRecord(text: $0, expiresAt: try column(19, Date?.self) ?? createdAt, usedAt: try column(20))
+            id: OrderID(id), number: try r["number"].decode(Int64.self), storeID: StoreID(try r["store_id"].decode(UUID.self)),
+            customerID: UserID(try r["customer_id"].decode(UUID.self)), customerName: try r["customer_name"].decode(String.self),
+            status: try r["status"].stored(OrderStatus.self), paymentMethod: try r["payment_method"].stored(PaymentMethod.self),
+            paymentStatus: try r["payment_status"].stored(PaymentStatus.self),
+            total: Money(amount: try r["total_amount"].decode(Int64.self), currency: try r["currency"].decode(String.self)),
+            createdAt: createdAt, packagedAt: try r["packaged_at"].decode(Date?.self), deliveringAt: try r["delivering_at"].decode(Date?.self),
+            completedAt: try r["completed_at"].decode(Date?.self), cancelledAt: try r["cancelled_at"].decode(Date?.self),
+            paidAt: try r["paid_at"].decode(Date?.self), collectedAt: try r["collected_at"].decode(Date?.self),
+            collectedBy: try r["collected_by"].decode(UUID?.self).map(UserID.init),
+            pickup: try r["token_text"].decode(String?.self).map {
+                PickupRecord(
+                    text: $0, expiresAt: try r["token_expires_at"].decode(Date?.self) ?? createdAt, usedAt: try r["token_used_at"].decode(Date?.self))
             },
-            refundDueAmount: try column(21))
-        if let start = try column(22, Date?.self), let end = try column(23, Date?.self) {
+            refundDueAmount: try r["refund_due_amount"].decode(Int64.self))
+        if let start = try r["pickup_slot_start"].decode(Date?.self), let end = try r["pickup_slot_end"].decode(Date?.self) {
             order.pickupSlot = PickupSlot(start: start, end: end)
-            order.pickupTimeZone = try column(24, String?.self).flatMap(TimeZone.init(identifier:))
+            order.pickupTimeZone = try r["time_zone"].decode(String?.self).flatMap(TimeZone.init(identifier:))
         }
-        order.lines = try OrderParts.lines(try column(25))
-        order.history = try OrderParts.history(try column(26))
-        order.idCheck = try OrderParts.idCheck(try column(27))
-        order.discount = try column(28, Int64?.self) ?? 0
-        order.arrival = try column(29, String?.self).map(OrderParts.arrival)
+        order.lines = try OrderParts.lines(try r["lines"].decode(String.self))
+        order.history = try OrderParts.history(try r["history"].decode(String.self))
+        order.idCheck = try OrderParts.idCheck(try r["id_check"].decode(String.self))
+        order.discount = try r["discount_amount"].decode(Int64?.self) ?? 0
+        order.arrival = try r["arrival_json"].decode(String?.self).map(OrderParts.arrival)
         return order
     }
 
@@ -121,30 +124,37 @@ package enum OrderQueries {
         return try await page(rows, limit: 200).items
     }
 
+    /// The columns ``summary(_:)`` reads, over `orders o JOIN users u` (the customer).
     private static let summaryColumns = """
-        o.id, o.number, o.store_id, u.name, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text,
-        (SELECT coalesce(sum(quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id), o.created_at,
-        (extract(epoch FROM o.created_at) * 1000000)::int8, o.pickup_slot_start, o.pickup_slot_end,
+        o.id, o.number, o.store_id, u.name AS customer_name, o.status, o.payment_method, o.payment_status, o.total_amount,
+        o.currency::text AS currency,
+        (SELECT coalesce(sum(quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id) AS item_count, o.created_at,
+        (extract(epoch FROM o.created_at) * 1000000)::int8 AS created_micros, o.pickup_slot_start, o.pickup_slot_end,
         CASE WHEN o.arrived_at IS NOT NULL THEN json_build_object(
             'at', ((extract(epoch FROM o.arrived_at) - 946684800) * 1000000)::int8, 'bay', o.arrival_bay,
-            'vehicle', o.arrival_vehicle, 'note', o.arrival_note)::text END
+            'vehicle', o.arrival_vehicle, 'note', o.arrival_note)::text END AS arrival_json
         """
+
+    /// An order of a list from a row of ``summaryColumns``.
+    private static func summary(_ r: PostgresRandomAccessRow) throws -> OrderSummary {
+        let start = try r["pickup_slot_start"].decode(Date?.self)
+        let end = try r["pickup_slot_end"].decode(Date?.self)
+        return OrderSummary(
+            id: OrderID(try r["id"].decode(UUID.self)), number: try r["number"].decode(Int64.self),
+            storeID: StoreID(try r["store_id"].decode(UUID.self)), customerName: try r["customer_name"].decode(String.self),
+            status: try r["status"].stored(OrderStatus.self), paymentMethod: try r["payment_method"].stored(PaymentMethod.self),
+            paymentStatus: try r["payment_status"].stored(PaymentStatus.self),
+            total: Money(amount: try r["total_amount"].decode(Int64.self), currency: try r["currency"].decode(String.self)),
+            itemCount: Int(try r["item_count"].decode(Int64.self)), createdAt: try r["created_at"].decode(Date.self),
+            pickupSlot: start.flatMap { start in end.map { PickupSlot(start: start, end: $0) } },
+            arrival: try r["arrival_json"].decode(String?.self).map(OrderParts.arrival))
+    }
 
     private static func page(_ rows: SQLRows, limit: Int) async throws -> Page<OrderSummary> {
         var items: [(OrderSummary, Int64)] = []
-        for try await row in rows.decode(
-            (UUID, Int64, UUID, String, String, String, String, Int64, String, Int64, Date, Int64, Date?, Date?, String?).self)
-        {
-            items.append(
-                (
-                    OrderSummary(
-                        id: OrderID(row.0), number: row.1, storeID: StoreID(row.2), customerName: row.3,
-                        status: OrderStatus(rawValue: row.4) ?? .pending, paymentMethod: PaymentMethod(rawValue: row.5) ?? .payAtCollection,
-                        paymentStatus: PaymentStatus(rawValue: row.6) ?? .unpaid, total: Money(amount: row.7, currency: row.8),
-                        itemCount: Int(row.9), createdAt: row.10,
-                        pickupSlot: row.12.flatMap { start in row.13.map { PickupSlot(start: start, end: $0) } },
-                        arrival: try row.14.map(OrderParts.arrival)), row.11
-                ))
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            items.append((try summary(r), try r["created_micros"].decode(Int64.self)))
         }
         let page = Array(items.prefix(limit))
         let next = items.count > limit ? page.last.map { PageCursor.encode(PageCursor.Dated(t: $0.1, id: $0.0.id.rawValue)) } : nil
@@ -171,13 +181,16 @@ package enum OrderQueries {
     /// The order's status as it is now (after losing a race to another transaction).
     package static func status(of id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> OrderStatus? {
         let rows = try await connection.run("SELECT status FROM orders WHERE id = \(id.rawValue)", logger: logger)
-        for try await status in rows.decode(String.self) { return OrderStatus(rawValue: status) ?? .pending }
+        for try await row in rows { return try row.makeRandomAccess()["status"].stored(OrderStatus.self) }
         return nil
     }
 
     private static func state(_ rows: SQLRows) async throws -> OrderState? {
-        for try await (store, customer, status) in rows.decode((UUID, UUID, String).self) {
-            return OrderState(store: StoreID(store), customer: UserID(customer), status: OrderStatus(rawValue: status) ?? .pending)
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return OrderState(
+                store: StoreID(try r["store_id"].decode(UUID.self)), customer: UserID(try r["customer_id"].decode(UUID.self)),
+                status: try r["status"].stored(OrderStatus.self))
         }
         return nil
     }

@@ -10,8 +10,9 @@ package enum ReadyNotificationQueries {
     {
         let rows = try await connection.run(
             "SELECT store_id, status FROM orders WHERE id = \(id.rawValue) AND store_id = \(scope) FOR UPDATE", logger: logger)
-        for try await (store, status) in rows.decode((UUID, String).self) {
-            return (StoreID(store), OrderStatus(rawValue: status) ?? .pending)
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return (StoreID(try r["store_id"].decode(UUID.self)), try r["status"].stored(OrderStatus.self))
         }
         return nil
     }

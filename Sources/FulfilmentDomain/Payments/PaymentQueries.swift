@@ -28,16 +28,18 @@ package enum PaymentQueries {
     /// The last column is what was ordered at checkout, after each line's coupon share
     /// (`order_line_amount` of all it ordered): what the provider charged a prepaid order.
     private static let payableColumns = """
-        o.store_id, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text,
-        (SELECT coalesce(sum(order_line_amount(l, l.quantity)), 0)::int8 FROM order_lines l WHERE l.order_id = o.id)
+        o.store_id, o.status, o.payment_method, o.payment_status, o.total_amount, o.currency::text AS currency,
+        (SELECT coalesce(sum(order_line_amount(l, l.quantity)), 0)::int8 FROM order_lines l WHERE l.order_id = o.id) AS ordered_amount
         """
 
     private static func payable(_ rows: SQLRows) async throws -> PayableOrder? {
-        for try await row in rows.decode((UUID, String, String, String, Int64, String, Int64).self) {
+        for try await row in rows {
+            let r = row.makeRandomAccess()
             return PayableOrder(
-                store: StoreID(row.0), status: OrderStatus(rawValue: row.1) ?? .pending,
-                method: PaymentMethod(rawValue: row.2) ?? .payAtCollection,
-                paymentStatus: PaymentStatus(rawValue: row.3) ?? .unpaid, total: row.4, ordered: row.6, currency: row.5)
+                store: StoreID(try r["store_id"].decode(UUID.self)), status: try r["status"].stored(OrderStatus.self),
+                method: try r["payment_method"].stored(PaymentMethod.self), paymentStatus: try r["payment_status"].stored(PaymentStatus.self),
+                total: try r["total_amount"].decode(Int64.self), ordered: try r["ordered_amount"].decode(Int64.self),
+                currency: try r["currency"].decode(String.self))
         }
         return nil
     }
@@ -58,8 +60,11 @@ package enum PaymentQueries {
                     \(providerEventID))
             RETURNING id, created_at
             """, logger: logger)
-        for try await (paymentID, at) in rows.decode((UUID, Date).self) {
-            return Payment(id: PaymentID(paymentID), orderID: id, method: method, amount: amount, recordedAt: at)
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return Payment(
+                id: PaymentID(try r["id"].decode(UUID.self)), orderID: id, method: method, amount: amount,
+                recordedAt: try r["created_at"].decode(Date.self))
         }
         throw OrderError.unexpectedlyMissing("the inserted payment's row")
     }

@@ -23,12 +23,14 @@ package enum RefundQueries {
         return try await owing(rows)
     }
 
-    private static let owingColumns = "store_id, payment_status, refund_due_amount, currency::text"
+    private static let owingColumns = "store_id, payment_status, refund_due_amount, currency::text AS currency"
 
     private static func owing(_ rows: SQLRows) async throws -> Refunds.Owing? {
-        for try await (store, status, due, currency) in rows.decode((UUID, String, Int64, String).self) {
+        for try await row in rows {
+            let r = row.makeRandomAccess()
             return Refunds.Owing(
-                store: StoreID(store), paymentStatus: PaymentStatus(rawValue: status) ?? .unpaid, refundDue: due, currency: currency)
+                store: StoreID(try r["store_id"].decode(UUID.self)), paymentStatus: try r["payment_status"].stored(PaymentStatus.self),
+                refundDue: try r["refund_due_amount"].decode(Int64.self), currency: try r["currency"].decode(String.self))
         }
         return nil
     }
@@ -44,8 +46,11 @@ package enum RefundQueries {
                     \(providerEventID), \(note))
             RETURNING id, created_at
             """, logger: logger)
-        for try await (id, at) in rows.decode((UUID, Date).self) {
-            return Refund(id: RefundID(id), orderID: order, method: method, amount: amount, recordedBy: recordedBy, note: note, recordedAt: at)
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return Refund(
+                id: RefundID(try r["id"].decode(UUID.self)), orderID: order, method: method, amount: amount, recordedBy: recordedBy,
+                note: note, recordedAt: try r["created_at"].decode(Date.self))
         }
         throw OrderError.unexpectedlyMissing("the inserted refund's row")
     }

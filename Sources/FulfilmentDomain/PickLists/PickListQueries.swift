@@ -30,7 +30,10 @@ package enum PickListQueries {
             FOR UPDATE OF o SKIP LOCKED
             """, logger: logger)
         var claimed: [(id: OrderID, number: Int64)] = []
-        for try await row in rows.decode((UUID, Int64).self) { claimed.append((OrderID(row.0), row.1)) }
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            claimed.append((OrderID(try r["id"].decode(UUID.self)), try r["number"].decode(Int64.self)))
+        }
         return claimed
     }
 
@@ -60,15 +63,18 @@ package enum PickListQueries {
         var pickList: PickListRecord?
         let head = try await connection.run(
             """
-            SELECT pl.id, pl.store_id, s.name, pl.status, pl.created_at, pl.completed_at, c.time_zone
+            SELECT pl.id, pl.store_id, s.name AS store_name, pl.status, pl.created_at, pl.completed_at, c.time_zone
             FROM pick_lists pl JOIN stores s ON s.id = pl.store_id LEFT JOIN store_calendars c ON c.store_id = pl.store_id
             WHERE pl.id = \(id.rawValue) AND pl.store_id = \(scope)
             """, logger: logger)
-        for try await row in head.decode((UUID, UUID, String, String, Date, Date?, String?).self) {
+        for try await row in head {
+            let r = row.makeRandomAccess()
             pickList = PickListRecord(
-                id: PickListID(row.0), storeID: StoreID(row.1), storeName: row.2,
-                timeZone: row.6.flatMap(TimeZone.init(identifier:)),
-                status: row.3, createdAt: row.4, completedAt: row.5, orders: [], lines: [], locations: [:])
+                id: PickListID(try r["id"].decode(UUID.self)), storeID: StoreID(try r["store_id"].decode(UUID.self)),
+                storeName: try r["store_name"].decode(String.self),
+                timeZone: try r["time_zone"].decode(String?.self).flatMap(TimeZone.init(identifier:)),
+                status: try r["status"].decode(String.self), createdAt: try r["created_at"].decode(Date.self),
+                completedAt: try r["completed_at"].decode(Date?.self), orders: [], lines: [], locations: [:])
         }
         guard var pickList else { return nil }
         let orders = try await connection.run(
@@ -77,15 +83,20 @@ package enum PickListQueries {
             FROM pick_list_orders plo JOIN orders o ON o.id = plo.order_id
             WHERE plo.pick_list_id = \(id.rawValue) ORDER BY plo.tote
             """, logger: logger)
-        for try await row in orders.decode((UUID, Int64, String, String, Date?, Date?).self) {
-            let slot = row.4.flatMap { start in row.5.map { PickupSlot(start: start, end: $0) } }
-            pickList.orders.append(.init(orderID: OrderID(row.0), number: row.1, tote: row.2, status: row.3, pickupSlot: slot))
+        for try await row in orders {
+            let r = row.makeRandomAccess()
+            let end = try r["pickup_slot_end"].decode(Date?.self)
+            let slot = try r["pickup_slot_start"].decode(Date?.self).flatMap { start in end.map { PickupSlot(start: start, end: $0) } }
+            pickList.orders.append(
+                .init(
+                    orderID: OrderID(try r["id"].decode(UUID.self)), number: try r["number"].decode(Int64.self),
+                    tote: try r["tote"].decode(String.self), status: try r["status"].stored(OrderStatus.self).rawValue, pickupSlot: slot))
         }
         let lines = try await connection.run(
             """
-            SELECT l.order_id, o.number, l.product_id, l.name, p.sku, p.barcode, l.quantity,
-                   coalesce(l.picked_quantity, 0), l.picked_short,
-                   a.code, a.name, a.walk_order, a.zone, st.bay, st.shelf,
+            SELECT l.order_id, o.number AS order_number, l.product_id, l.name, p.sku, p.barcode, l.quantity,
+                   coalesce(l.picked_quantity, 0) AS picked_quantity, l.picked_short,
+                   a.code AS aisle_code, a.name AS aisle_name, a.walk_order, a.zone, st.bay, st.shelf,
                    l.substitution, l.substitute_ids, l.substituted_quantity,
                    (SELECT coalesce(array_agg(sp.name ORDER BY array_position(l.substitute_ids, sp.id)), '{}')
                     FROM products sp WHERE sp.id = ANY (l.substitute_ids)) AS substitute_names
@@ -100,25 +111,27 @@ package enum PickListQueries {
               AND l.substitute_for IS NULL AND l.quantity > 0
             ORDER BY l.order_id, l.product_id
             """, logger: logger)
-        for raw in lines.collect() {
-            let row = try raw.decode(
-                (UUID, Int64, UUID, String, String, String?, Int32, Int32, Bool, String?, String?, Int32?, String?, Int32?, String?).self)
-            // The line's substitution preference (issue 27), read by name after the fifteen above.
-            let columns = raw.makeRandomAccess()
+        for row in lines.collect() {
+            let r = row.makeRandomAccess()
+            // The line's substitution preference (issue 27).
             let preference = SubstitutionPreference(
-                kind: SubstitutionPreference.Kind(rawValue: try columns["substitution"].decode(String.self)) ?? .none,
-                productIDs: try columns["substitute_ids"].decode([UUID].self).map(ProductID.init))
-            let productID = ProductID(row.2)
+                kind: try r["substitution"].stored(SubstitutionPreference.Kind.self),
+                productIDs: try r["substitute_ids"].decode([UUID].self).map(ProductID.init))
+            let productID = ProductID(try r["product_id"].decode(UUID.self))
             pickList.lines.append(
                 .init(
-                    orderID: OrderID(row.0), orderNumber: row.1, productID: productID, name: row.3, sku: row.4, barcode: row.5,
-                    quantity: Int(row.6), picked: Int(row.7), short: row.8, substitution: preference,
-                    substituteNames: try columns["substitute_names"].decode([String].self),
-                    substituted: Int(try columns["substituted_quantity"].decode(Int32.self))))
-            if let code = row.9, let name = row.10, let walkOrder = row.11, let zone = row.12.flatMap(TemperatureZone.init) {
+                    orderID: OrderID(try r["order_id"].decode(UUID.self)), orderNumber: try r["order_number"].decode(Int64.self),
+                    productID: productID, name: try r["name"].decode(String.self), sku: try r["sku"].decode(String.self),
+                    barcode: try r["barcode"].decode(String?.self), quantity: Int(try r["quantity"].decode(Int32.self)),
+                    picked: Int(try r["picked_quantity"].decode(Int32.self)), short: try r["picked_short"].decode(Bool.self),
+                    substitution: preference, substituteNames: try r["substitute_names"].decode([String].self),
+                    substituted: Int(try r["substituted_quantity"].decode(Int32.self))))
+            if let code = try r["aisle_code"].decode(String?.self), let name = try r["aisle_name"].decode(String?.self),
+                let walkOrder = try r["walk_order"].decode(Int32?.self), let zone = try r["zone"].stored(TemperatureZone?.self)
+            {
                 pickList.locations[PickList.ProductID(productID)] = ShelfLocation(
                     aisle: Aisle(code: code, name: name, walkOrder: Int(walkOrder)), zone: zone,
-                    bay: Int(row.13 ?? 1), shelf: row.14 ?? "")
+                    bay: Int(try r["bay"].decode(Int32?.self) ?? 1), shelf: try r["shelf"].decode(String?.self) ?? "")
             }
         }
         return pickList
@@ -128,14 +141,18 @@ package enum PickListQueries {
     package static func open(in scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> [PickListSummary] {
         let rows = try await client.run(
             """
-            SELECT pl.id, pl.created_at, count(plo.order_id)::int FROM pick_lists pl
+            SELECT pl.id, pl.created_at, count(plo.order_id)::int AS order_count FROM pick_lists pl
             LEFT JOIN pick_list_orders plo ON plo.pick_list_id = pl.id
             WHERE pl.store_id = \(scope) AND pl.status = 'open'
             GROUP BY pl.id ORDER BY pl.created_at, pl.id
             """, logger: logger)
         var result: [PickListSummary] = []
-        for try await row in rows.decode((UUID, Date, Int).self) {
-            result.append(PickListSummary(id: PickListID(row.0), createdAt: row.1, orderCount: row.2))
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            result.append(
+                PickListSummary(
+                    id: PickListID(try r["id"].decode(UUID.self)), createdAt: try r["created_at"].decode(Date.self),
+                    orderCount: try r["order_count"].decode(Int.self)))
         }
         return result
     }
@@ -183,13 +200,16 @@ package enum PickListQueries {
     ) async throws -> PickRecording {
         let states = try await connection.run(
             """
-            SELECT o.status, coalesce(plo.open, false) FROM orders o
+            SELECT o.status, coalesce(plo.open, false) AS on_open_list FROM orders o
             LEFT JOIN pick_list_orders plo ON plo.order_id = o.id AND plo.pick_list_id = \(pickList.rawValue)
             WHERE o.id = \(order.rawValue) AND o.store_id = \(store.rawValue)
             FOR NO KEY UPDATE OF o
             """, logger: logger)
         var state: (String, Bool)?
-        for try await row in states.decode((String, Bool).self) { state = row }
+        for try await row in states {
+            let r = row.makeRandomAccess()
+            state = (try r["status"].stored(OrderStatus.self).rawValue, try r["on_open_list"].decode(Bool.self))
+        }
         guard let (status, onOpenList) = state else { return .notOnList(status: nil) }
         guard status == OrderStatus.pending.rawValue, onOpenList else { return .notOnList(status: status) }
         let updated = try await connection.run(

@@ -6,7 +6,7 @@ import PostgresNIO
 package enum PrivacyQueries {
     package static func role(of user: UserID, on client: PostgresClient, logger: Logger) async throws -> Role? {
         let rows = try await client.run("SELECT role FROM users WHERE id = \(user.rawValue) AND erased_at IS NULL", logger: logger)
-        return try rows.collect().first.flatMap { Role(rawValue: try $0.decode(String.self)) }
+        return try rows.collect().first.map { try $0.makeRandomAccess()["role"].stored(Role.self) }
     }
 
     package static func isStaff(_ user: UserID, in scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> Bool {
@@ -42,12 +42,15 @@ package enum PrivacyQueries {
     ) async throws -> [(String, Int64, UUID)] {
         let rows = try await client.run(
             """
-            SELECT export_order_json(o.id)::text, (extract(epoch FROM o.created_at) * 1000000)::int8 AS t, o.id FROM orders o
+            SELECT export_order_json(o.id)::text AS order_json, (extract(epoch FROM o.created_at) * 1000000)::int8 AS t, o.id FROM orders o
              WHERE o.customer_id = \(user.rawValue)
                AND (\(after == nil) OR ((extract(epoch FROM o.created_at) * 1000000)::int8, o.id) > (\(after?.0 ?? 0), \(after?.1 ?? UUID())))
              ORDER BY t, o.id LIMIT \(limit)
             """, logger: logger)
-        return try rows.collect().map { try $0.decode((String, Int64, UUID).self) }
+        return try rows.collect().map {
+            let r = $0.makeRandomAccess()
+            return (try r["order_json"].decode(String.self), try r["t"].decode(Int64.self), try r["id"].decode(UUID.self))
+        }
     }
 
     /// The export's last part: the user's recipes, comments and reviews, and the webhook

@@ -75,10 +75,11 @@ package enum SubstitutionQueries {
     }
 
     private static func decodePolicy(_ rows: SQLRows) async throws -> SubstitutionPolicy? {
-        for try await (preference, rule) in rows.decode((String, String).self) {
+        for try await row in rows {
+            let r = row.makeRandomAccess()
             return SubstitutionPolicy(
-                defaultPreference: SubstitutionPreference.Kind(rawValue: preference) ?? .bestMatch,
-                priceRule: SubstitutionPriceRule(rawValue: rule) ?? .cap)
+                defaultPreference: try r["substitution_default"].stored(SubstitutionPreference.Kind.self),
+                priceRule: try r["substitution_price_rule"].stored(SubstitutionPriceRule.self))
         }
         return nil
     }

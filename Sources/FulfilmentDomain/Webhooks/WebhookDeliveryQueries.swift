@@ -25,13 +25,17 @@ package enum WebhookDeliveryQueries {
             """, logger: logger)
         var claimed: [ClaimedDelivery] = []
         var unopened: [(WebhookDeliveryID, WebhookSecretError)] = []
-        for try await row in rows.decode((UUID, UUID, UUID, Int32, String, String?, Int32?, Data?, String).self) {
-            let id = WebhookDeliveryID(row.0)
-            var secret = row.5 ?? ""
-            if row.5 == nil {
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            let id = WebhookDeliveryID(try r["id"].decode(UUID.self))
+            let endpoint = WebhookEndpointID(try r["endpoint_id"].decode(UUID.self))
+            let plain = try r["secret"].decode(String?.self)
+            var secret = plain ?? ""
+            if plain == nil {
+                let sealed = try r["secret_sealed"].decode(Data?.self) ?? Data()
+                let keyID = Int(try r["secret_key_id"].decode(Int32?.self) ?? 0)
                 do {
-                    secret = try WebhookSecrets.open(
-                        row.7 ?? Data(), keyID: Int(row.6 ?? 0), endpoint: WebhookEndpointID(row.1), keys: WebhookSecrets.keys)
+                    secret = try WebhookSecrets.open(sealed, keyID: keyID, endpoint: endpoint, keys: WebhookSecrets.keys)
                 } catch {
                     unopened.append((id, error))
                     continue
@@ -39,8 +43,9 @@ package enum WebhookDeliveryQueries {
             }
             claimed.append(
                 ClaimedDelivery(
-                    id: id, endpoint: WebhookEndpointID(row.1), eventID: EventID(row.2), attempt: Int(row.3), url: row.4, secret: secret, body: row.8)
-            )
+                    id: id, endpoint: endpoint, eventID: EventID(try r["event_id"].decode(UUID.self)),
+                    attempt: Int(try r["attempts"].decode(Int32.self)), url: try r["url"].decode(String.self), secret: secret,
+                    body: try r["body"].decode(String.self)))
         }
         for (id, error) in unopened {
             logger.error("webhook secret not decrypted; the delivery waits", metadata: ["delivery": "\(id)", "reason": "\(error)"])
@@ -134,10 +139,10 @@ package enum WebhookDeliveryQueries {
             SELECT d.status FROM webhook_deliveries d
             WHERE d.id = \(id.rawValue) AND d.endpoint_id = \(endpoint.rawValue) FOR UPDATE
             """, logger: logger)
-        var status: String?
-        for try await row in current.decode(String.self) { status = row }
+        var status: WebhookDelivery.Status?
+        for try await row in current { status = try row.makeRandomAccess()["status"].stored(WebhookDelivery.Status.self) }
         guard let status else { return nil }
-        if status != "pending" {
+        if status != .pending {
             try await connection.run(
                 "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() WHERE id = \(id.rawValue)",
                 logger: logger)
@@ -148,24 +153,30 @@ package enum WebhookDeliveryQueries {
             WHERE d.id = \(id.rawValue)
             """, logger: logger)
         guard let delivery = try await decode(rows).first?.0 else { return nil }
-        return (delivery, status == "pending")
+        return (delivery, status == .pending)
     }
 
+    /// The columns ``decode(_:)`` reads, over `webhook_deliveries d JOIN events e`.
     private static let columns = """
-        d.id, d.event_id, e.type, d.status, d.attempts, d.last_response_code, d.last_error, d.last_attempt_at,
-        d.next_attempt_at, d.created_at, (extract(epoch FROM d.created_at) * 1000000)::int8
+        d.id, d.event_id, e.type AS event_type, d.status, d.attempts, d.last_response_code, d.last_error, d.last_attempt_at,
+        d.next_attempt_at, d.created_at, (extract(epoch FROM d.created_at) * 1000000)::int8 AS created_micros
         """
 
     private static func decode(_ rows: SQLRows) async throws -> [(WebhookDelivery, Int64)] {
         var found: [(WebhookDelivery, Int64)] = []
-        for try await row in rows.decode((UUID, UUID, String, String, Int32, Int32?, String?, Date?, Date, Date, Int64).self) {
-            let status = WebhookDelivery.Status(rawValue: row.3) ?? .pending
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            let status = try r["status"].stored(WebhookDelivery.Status.self)
+            let next = try r["next_attempt_at"].decode(Date.self)
             found.append(
                 (
                     WebhookDelivery(
-                        id: WebhookDeliveryID(row.0), eventID: EventID(row.1), eventType: row.2, status: status, attempts: Int(row.4),
-                        lastResponseCode: row.5.map(Int.init), lastError: row.6, lastAttemptAt: row.7,
-                        nextAttemptAt: status == .pending ? row.8 : nil, createdAt: row.9), row.10
+                        id: WebhookDeliveryID(try r["id"].decode(UUID.self)), eventID: EventID(try r["event_id"].decode(UUID.self)),
+                        eventType: try r["event_type"].decode(String.self), status: status, attempts: Int(try r["attempts"].decode(Int32.self)),
+                        lastResponseCode: try r["last_response_code"].decode(Int32?.self).map(Int.init),
+                        lastError: try r["last_error"].decode(String?.self), lastAttemptAt: try r["last_attempt_at"].decode(Date?.self),
+                        nextAttemptAt: status == .pending ? next : nil,
+                        createdAt: try r["created_at"].decode(Date.self)), try r["created_micros"].decode(Int64.self)
                 ))
         }
         return found

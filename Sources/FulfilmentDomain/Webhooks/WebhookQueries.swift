@@ -6,9 +6,10 @@ import PostgresNIO
 /// `StoreScope` and puts it in the `WHERE` clause (`\(scope, column: "w.store_id")`, true for the
 /// chain's admin): another store's endpoint is not found.
 package enum WebhookQueries {
+    /// The columns ``decode(_:)`` reads, over `webhook_endpoints w`.
     private static let columns = """
         w.id, w.store_id, w.url, w.description, w.event_types, w.enabled, w.disabled_reason, w.failing_since,
-        w.created_at, w.updated_at, (extract(epoch FROM w.created_at) * 1000000)::int8
+        w.created_at, w.updated_at, (extract(epoch FROM w.created_at) * 1000000)::int8 AS created_micros
         """
 
     /// A new endpoint whose secret is stored sealed (`WebhookSecrets`) under data key `keyID`,
@@ -99,12 +100,17 @@ package enum WebhookQueries {
 
     private static func decode(_ rows: SQLRows) async throws -> [(WebhookEndpoint, Int64)] {
         var found: [(WebhookEndpoint, Int64)] = []
-        for try await row in rows.decode((UUID, UUID?, String, String, [String], Bool, String?, Date?, Date, Date, Int64).self) {
+        for try await row in rows {
+            let r = row.makeRandomAccess()
             found.append(
                 (
                     WebhookEndpoint(
-                        id: WebhookEndpointID(row.0), store: row.1.map(StoreID.init), url: row.2, description: row.3, eventTypes: row.4,
-                        enabled: row.5, disabledReason: row.6, failingSince: row.7, createdAt: row.8, updatedAt: row.9), row.10
+                        id: WebhookEndpointID(try r["id"].decode(UUID.self)), store: try r["store_id"].decode(UUID?.self).map(StoreID.init),
+                        url: try r["url"].decode(String.self), description: try r["description"].decode(String.self),
+                        eventTypes: try r["event_types"].decode([String].self), enabled: try r["enabled"].decode(Bool.self),
+                        disabledReason: try r["disabled_reason"].decode(String?.self), failingSince: try r["failing_since"].decode(Date?.self),
+                        createdAt: try r["created_at"].decode(Date.self), updatedAt: try r["updated_at"].decode(Date.self)),
+                    try r["created_micros"].decode(Int64.self)
                 ))
         }
         return found
