@@ -59,7 +59,8 @@ package enum Caller: Sendable {
     }
 
     /// The caller's columns, as a statement over `\(caller:)` aliased `c` returns them first.
-    package static let columns = "c.user_id, c.role, c.store_id, c.session_id, c.expired"
+    package static let columns =
+        "c.user_id AS caller_user_id, c.role AS caller_role, c.store_id AS caller_store_id, c.session_id AS caller_session_id, c.expired AS caller_expired"
     package static let columnCount = 5
 
     /// The roles that may call this caller's operation, for a statement that writes before the
@@ -84,21 +85,23 @@ package enum Caller: Sendable {
 }
 
 extension SessionLookup {
-    /// A lookup from `session_caller`'s columns at the start of `row`.
+    /// A lookup from `session_caller`'s columns (``Caller/columns``, named `caller_*` so they
+    /// never meet the statement's own `user_id` or `store_id`).
     package init(_ row: PostgresRandomAccessRow) throws {
-        let userID = try row[0].decode(UUID.self)
-        let sessionID = try row[3].decode(UUID.self)
-        if try row[4].decode(Bool.self) {
+        let userID = try row["caller_user_id"].decode(UUID.self)
+        let sessionID = try row["caller_session_id"].decode(UUID.self)
+        if try row["caller_expired"].decode(Bool.self) {
             self = .expired
             return
         }
-        guard let role = Role(rawValue: try row[1].decode(String.self)) else {
+        // A role this version does not know admits no one (the session is as good as unknown).
+        guard let role = Role(rawValue: try row["caller_role"].decode(String.self)) else {
             self = .unknown
             return
         }
         self = .live(
             Identity(
-                userID: UserID(userID), role: role, storeID: try row[2].decode(UUID?.self).map(StoreID.init),
+                userID: UserID(userID), role: role, storeID: try row["caller_store_id"].decode(UUID?.self).map(StoreID.init),
                 sessionID: SessionID(sessionID)))
     }
 }

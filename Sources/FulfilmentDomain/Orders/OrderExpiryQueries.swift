@@ -23,8 +23,10 @@ package enum OrderExpiryQueries {
             LIMIT \(limit)
             """, logger: logger)
         var found: [OrderExpiry.Candidate] = []
-        for try await (id, store) in rows.decode((UUID, UUID).self) {
-            found.append(OrderExpiry.Candidate(id: OrderID(id), store: StoreID(store)))
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            found.append(
+                OrderExpiry.Candidate(id: OrderID(try r["id"].decode(UUID.self)), store: StoreID(try r["store_id"].decode(UUID.self))))
         }
         return found
     }
@@ -43,7 +45,7 @@ package enum OrderExpiryQueries {
             FOR UPDATE OF o SKIP LOCKED
             """, logger: logger)
         var status: OrderStatus?
-        for try await raw in claimed.decode(String.self) { status = OrderStatus(rawValue: raw) }
+        for try await raw in claimed.decode(String.self) { status = try OrderStatus.stored(raw, column: "status") as OrderStatus }
         return status
     }
 }

@@ -18,9 +18,11 @@ package enum OrderSlotQueries {
             WHERE o.id = \(id.rawValue) AND o.customer_id = \(customer.rawValue)
             FOR UPDATE OF o
             """, logger: logger)
-        for try await (store, status, start, number) in rows.decode((UUID, String, Date?, Int32).self) {
+        for try await row in rows {
+            let r = row.makeRandomAccess()
             return MovingOrder(
-                store: StoreID(store), status: OrderStatus(rawValue: status) ?? .pending, slotStart: start, tokenNumber: UInt32(number))
+                store: StoreID(try r["store_id"].decode(UUID.self)), status: try r["status"].stored(OrderStatus.self),
+                slotStart: try r["pickup_slot_start"].decode(Date?.self), tokenNumber: UInt32(try r["token_number"].decode(Int32.self)))
         }
         return nil
     }

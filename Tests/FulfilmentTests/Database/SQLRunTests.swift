@@ -81,7 +81,7 @@ struct SQLRunTests {
                         interval = try await database.client.withConnection { connection in
                             try await connection.run("SHOW client_connection_check_interval", logger: logger).collect().first?.decode(String.self)
                         }
-                    } catch where error.isDatabaseUnavailable && attempt < 3 {
+                    } catch  where error.isDatabaseUnavailable && attempt < 3 {
                         continue
                     }
                 }
