@@ -4,9 +4,8 @@
 -- unless given) plus the store's collection window.
 --
 -- The deadline is signed into the token before any statement writes it, so it has two authors
--- (issue 43): this one, which checkout_context asks for a token without a slot and which
--- re-issuing a receipt at the desk states in ReceiptQueries.lockedForReissue (to ask this once
--- that file is next changed); and StoreCalendar.collectionDeadline(for:)
+-- (issue 43): this one, which checkout_context asks for a token without a slot and re-issuing
+-- a receipt at the desk asks (ReceiptQueries.lockedForReissue); and StoreCalendar.collectionDeadline(for:)
 -- (Sources/FulfilmentDomain/Slots/StoreCalendar+Slots.swift), which checkout and moving an order
 -- ask for a token with a slot. CollectionDeadlineAgreementTests compares the two over slots in
 -- several zones (the days the clocks change included) and grace periods, and checks every token

@@ -13,8 +13,8 @@ package enum ReceiptQueries {
         let rows = try await connection.run(
             """
             SELECT o.store_id, s.token_number,
-                   extract(epoch FROM coalesce(o.pickup_slot_end + make_interval(mins => c.grace_minutes),
-                                               now() + s.collection_window))::int8 AS fresh_expiry,
+                   extract(epoch FROM collection_deadline(o.pickup_slot_end, c.grace_minutes, s.collection_window))::int8
+                       AS fresh_expiry,
                    extract(epoch FROM t.expires_at)::int8 AS old_expiry
             FROM orders o JOIN stores s ON s.id = o.store_id JOIN pickup_tokens t ON t.order_id = o.id
             LEFT JOIN store_calendars c ON c.store_id = o.store_id

@@ -87,9 +87,8 @@ extension StoreCalendar {
     /// statement writes it: this one, which checkout (`Checkout.place`) and moving an order
     /// (`PickupSlots.move`) ask for a token with a slot; and `collection_deadline`
     /// (`sql/routines/collection_deadline.sql`), which `checkout_context` asks for a token without
-    /// a slot (issue time plus the store's collection window) and which a receipt re-issued at
-    /// the desk (`ReceiptQueries.lockedForReissue`) states in its own SQL until it is changed to
-    /// ask it. `CollectionDeadlineAgreementTests` compares this with `collection_deadline` over
+    /// a slot (issue time plus the store's collection window) and a receipt re-issued at the desk
+    /// asks (`ReceiptQueries.lockedForReissue`). `CollectionDeadlineAgreementTests` compares this with `collection_deadline` over
     /// slots in several zones (the days the clocks change included) and grace periods, and checks
     /// the tokens of checkout, a move and a re-issue against them: change the sides together.
     public func collectionDeadline(for slot: PickupSlot) -> Date { slot.end.addingTimeInterval(grace) }
