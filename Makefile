@@ -3,8 +3,8 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 # What the service needs to build and run, and what the tests use besides.
-RUN_PACKAGES  := pkg-config libqrencode-dev libpng-dev libpq-dev postgresql postgresql-contrib zbar-tools
-TEST_PACKAGES := chromium chromium-driver poppler-utils python3-venv postgresql-15-auto-failover pg-auto-failover-cli
+RUN_PACKAGES  := pkg-config libqrencode-dev libpng-dev libpq-dev libcurl4-openssl-dev postgresql postgresql-contrib zbar-tools
+TEST_PACKAGES := chromium chromium-driver poppler-utils python3-venv python3-aiosmtpd postgresql-15-auto-failover pg-auto-failover-cli
 
 DATA_DIR ?= .fulfilment/postgres
 HOST ?= 127.0.0.1

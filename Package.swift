@@ -44,6 +44,8 @@ let package = Package(
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // SMTP submission (issue 44): STARTTLS, AUTH and dot-stuffing are libcurl's.
+        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libpng reports errors with longjmp; the setjmp lives here, in C, and returns an error code.
         .target(name: "CPNGWriter", dependencies: ["CPNG"]),
 
@@ -63,7 +65,7 @@ let package = Package(
         .target(
             name: "FulfilmentDomain",
             dependencies: [
-                "QRReceipt", "PickList", "CLibPQ",
+                "QRReceipt", "PickList", "CLibPQ", "CLibCurl",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 // The middlewares in front of the handlers, and the streamed bodies both doors send.
