@@ -169,15 +169,20 @@ struct ShopBrowserTests {
         let scrollWidth = try await browser.script("return document.documentElement.scrollWidth") as? Int ?? .max
         #expect(scrollWidth <= max(width, 800), "\(name): the page is \(scrollWidth) px wide")
         if width <= 400 { #expect(scrollWidth <= width, "\(name): the page is \(scrollWidth) px wide on a \(width) px phone") }
-        // The keyboard: Tab from the top lands on a link, with a visible ring.
-        _ = try await browser.script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
-        try await browser.press("\u{E004}")
-        let ring =
-            try await browser.script(
-                """
-                var el = document.activeElement, s = getComputedStyle(el);
-                return [el.tagName, s.outlineStyle, parseFloat(s.outlineWidth)];
-                """) as? [Any]
+        // The keyboard: Tab from the top lands on a link, with a visible ring. On a loaded machine
+        // a key can reach a page before it takes focus at all (focus stays on the body): press
+        // again, up to three times; a page with nothing to focus still fails.
+        var ring: [Any]?
+        for _ in 0..<3 where (ring?[0] as? String ?? "BODY") == "BODY" {
+            _ = try await browser.script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+            try await browser.press("\u{E004}")
+            ring =
+                try await browser.script(
+                    """
+                    var el = document.activeElement, s = getComputedStyle(el);
+                    return [el.tagName, s.outlineStyle, parseFloat(s.outlineWidth)];
+                    """) as? [Any]
+        }
         #expect((ring?[0] as? String).map { ["A", "BUTTON", "INPUT"].contains($0) } == true, "\(name): Tab reached \(ring ?? [])")
         #expect(ring?[1] as? String != "none" && (ring?[2] as? Double ?? 0) >= 2, "\(name): no visible focus: \(ring ?? [])")
         try await browser.snapshot("shop-\(name)-\(width)")
