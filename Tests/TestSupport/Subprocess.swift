@@ -36,12 +36,38 @@ public enum Subprocess {
             unlink(outPath)
             unlink(errPath)
         }
+        let pid = try start(path, arguments, environment: environment, stdout: outPath, stderr: errPath)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let signal = status & 0x7f
+        return Outcome(
+            status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
+            stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
+            stderr: FileManager.default.contents(atPath: errPath) ?? Data())
+    }
+
+    /// The same, waiting on a thread of its own so no Swift concurrency thread blocks.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:]) async throws -> Outcome {
+        try await Blocking.run { try run(executable, arguments, environment: environment) as Outcome }
+    }
+
+    /// Starts `path` with `arguments` and returns at once with its pid: stdin from /dev/null,
+    /// stdout and stderr into the files named (the same file for both is fine). `environment`
+    /// entries replace or add to this process's own (nil values remove one). The caller waits for
+    /// it (`waitpid`) or stops it; `run` is this and a wait.
+    public static func start(
+        _ path: String, _ arguments: [String], environment: [String: String?] = [:], stdout: String, stderr: String
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if stderr == stdout {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         var variables = ProcessInfo.processInfo.environment
         for (name, value) in environment { variables[name] = value }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
@@ -66,18 +92,7 @@ public enum Subprocess {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw Failure(description: "\(path): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let signal = status & 0x7f
-        return Outcome(
-            status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
-            stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
-            stderr: FileManager.default.contents(atPath: errPath) ?? Data())
-    }
-
-    /// The same, waiting on a thread of its own so no Swift concurrency thread blocks.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:]) async throws -> Outcome {
-        try await Blocking.run { try run(executable, arguments, environment: environment) as Outcome }
+        return pid
     }
 
     static func lookUp(_ name: String) throws -> String {

@@ -56,10 +56,10 @@ final class TestSMTPServer: Sendable {
         let script = folder.appendingPathComponent("smtp_server.py")
         try Data(serverScript.utf8).write(to: script)
         let output = folder.appendingPathComponent("server.out")
-        let pid = try spawn(
+        let pid = try Subprocess.start(
             "/usr/bin/python3", ["-u", script.path, folder.path],
             environment: ["SMTP_TEST_USER": username, "SMTP_TEST_PASSWORD": password, "PYTHONDONTWRITEBYTECODE": "1"],
-            output: output)
+            stdout: output.path, stderr: output.path)
         for _ in 0..<400 {
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ready ") }), let port = Int(line.dropFirst(6)) {
@@ -92,38 +92,6 @@ final class TestSMTPServer: Sendable {
 
     /// What the server printed (its errors, for a failing test's message).
     var log: String { (try? String(contentsOf: folder.appendingPathComponent("server.out"), encoding: .utf8)) ?? "" }
-
-    private static func spawn(_ executable: String, _ arguments: [String], environment: [String: String], output: URL) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Default signal handling in the child, as `Subprocess` does, so SIGKILL/SIGTERM reach it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var variables = ProcessInfo.processInfo.environment
-        variables.merge(environment) { $1 }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw TestSMTPServerError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
-        return pid
-    }
 
     private static let serverScript = #"""
         # A test SMTP submission server (aiosmtpd): STARTTLS and AUTH required; writes each message
