@@ -73,3 +73,14 @@ extension IPAddress {
         }
     }
 }
+
+extension IPAddress {
+    /// `127.0.0.0/8`, `::1` and `localhost` (any case, with or without its final dot): a host
+    /// only this machine reaches. The metrics endpoint opens to it without a token; SMTP sends to
+    /// it without TLS.
+    package static func isLoopback(host: String) -> Bool {
+        if ["localhost", "localhost."].contains(host.lowercased()) { return true }
+        guard let address = IPAddress(parsing: host) else { return false }
+        return address.bytes.count == 4 ? address.bytes[0] == 127 : address == IPAddress(parsing: "::1")
+    }
+}

@@ -48,7 +48,7 @@ package struct SMTPSettings: Sendable, CustomStringConvertible {
             throw SMTPSettingsError("the SMTP URL has a path; expected smtp://user:password@host:port")
         }
         let requested = try Self.requestedTLS(components.queryItems ?? [])
-        let loopback = Self.isLoopback(host)
+        let loopback = IPAddress.isLoopback(host: host)
         let username = components.user.flatMap { $0.isEmpty ? nil : $0 }
         var password = components.password.flatMap { $0.isEmpty ? nil : $0 }
         if let passwordFile {
@@ -109,14 +109,6 @@ package struct SMTPSettings: Sendable, CustomStringConvertible {
             }
         let auth = password == nil ? "" : ", password set"
         return "\(scheme)://\(user)\(name):\(port) (\(mode)\(auth))"
-    }
-
-    /// `localhost`, `127.0.0.0/8` and `::1`.
-    static func isLoopback(_ host: String) -> Bool {
-        let lowered = host.lowercased()
-        if lowered == "localhost" || lowered == "localhost." || lowered == "::1" { return true }
-        var address = in_addr()
-        return inet_pton(AF_INET, lowered, &address) == 1 && UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 
     private static func requestedTLS(_ items: [URLQueryItem]) throws(SMTPSettingsError) -> Security? {

@@ -92,14 +92,7 @@ package struct MetricsEndpoint: Sendable {
     package let access: Access
 
     package init(token: String?, host: String) {
-        access = token.map { .token($0) } ?? (Self.isLoopback(host) ? .open : .off)
-    }
-
-    /// `127.0.0.0/8`, `::1` and `localhost`: a listener only this machine reaches.
-    package static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" { return true }
-        guard let address = IPAddress(parsing: host) else { return false }
-        return address.bytes.count == 4 ? address.bytes[0] == 127 : address == IPAddress(parsing: "::1")
+        access = token.map { .token($0) } ?? (IPAddress.isLoopback(host: host) ? .open : .off)
     }
 
     package func response(for request: Request) throws -> Response {
