@@ -36,11 +36,16 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
             "GET /metrics is off: the service listens on \(configuration.host), beyond this machine, and FULFILMENT_METRICS_TOKEN is not set; set it to serve the metrics to Authorization: Bearer <token>"
         )
     }
+    // Where links in messages point: the public address, else the one this instance listens at.
+    let baseURL =
+        configuration.mail.publicURL ?? configuration.providerSignIn.publicURL
+        ?? "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(configuration.port)"
+    let mail = Mail(database: database, settings: configuration.mail, dataKeys: dataKeys, baseURL: baseURL)
     let router = try buildRouter(
         database: database, migrations: migrations, keys: keys, accounts: accounts, events: events,
         dataKeys: dataKeys, webhookSecret: configuration.webhookSecret, health: health, metrics: metrics,
         trustedProxies: configuration.trustedProxies, secureCookies: configuration.secureCookies, clock: configuration.clock,
-        webhookAllowPrivate: configuration.webhookDispatch.allowPrivate, providerSettings: configuration.providerSignIn)
+        webhookAllowPrivate: configuration.webhookDispatch.allowPrivate, providerSettings: configuration.providerSignIn, mail: mail)
     let migrated = AsyncFlag()
     var app = Application(
         router: router,
@@ -60,6 +65,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
                 base: DataKeysInScope(
                     keys: dataKeys,
                     base: WebhookDispatcherService(database: database, settings: configuration.webhookDispatch, bus: bus, logger: logger))),
+            AfterMigrations(migrated: migrated, base: MailSenderService(mail: mail, bus: bus, logger: logger)),
         ],
         logger: logger
     )
@@ -80,7 +86,7 @@ func buildRouter(
     health: DatabaseHealth = DatabaseHealth(), metrics: MetricsEndpoint = MetricsEndpoint(token: nil, host: "127.0.0.1"),
     trustedProxies: TrustedProxies = .none, secureCookies: Bool = false,
     clock: @escaping @Sendable () -> Date = { Date() }, webhookAllowPrivate: Bool = false,
-    providerSettings: ProviderSignInSettings = ProviderSignInSettings()
+    providerSettings: ProviderSignInSettings = ProviderSignInSettings(), mail: Mail? = nil
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     ServiceMetrics.bootstrap()
@@ -105,7 +111,8 @@ func buildRouter(
     // The domain services, built once and shared by both front doors.
     let services = Services(
         database: database, migrations: migrations, accounts: accounts, events: events, keys: keys, dataKeys: dataKeys, clock: clock,
-        webhookAllowPrivate: webhookAllowPrivate, providerSettings: providerSettings)
+        webhookAllowPrivate: webhookAllowPrivate, providerSettings: providerSettings,
+        mail: mail ?? Mail(database: database, settings: MailSettings(), dataKeys: dataKeys, baseURL: "http://127.0.0.1:8080"))
     let access = AccessMiddleware(database: database, sessionLifetime: accounts.sessionLifetime)
     // The API: every operation of the contract, behind the access table.
     try API(services: services).register(

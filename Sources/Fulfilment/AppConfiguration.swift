@@ -77,6 +77,9 @@ public struct AppConfiguration: Sendable {
     /// providers from the environment (`ProviderSignInSettings.from(environment:)`, which
     /// `fulfilment serve` reads).
     public var providerSignIn = ProviderSignInSettings()
+    /// How mail is sent (issue 44): the SMTP server, the sender, retries (`MailSettings.from(environment:)`,
+    /// which `fulfilment serve` reads). The default sends nothing: messages are kept for the Mail page.
+    package var mail = MailSettings()
     /// The request head timeout and open connections per client (`ConnectionLimits`).
     public var connectionLimits = ConnectionLimits.fromEnvironment()
 

@@ -53,6 +53,7 @@ struct Serve: AsyncParsableCommand {
             var configuration = AppConfiguration(host: host, port: port, database: connection, keyring: keyring, logLevel: level)
             configuration.dataKeys = dataKeys
             configuration.providerSignIn = try ProviderSignInSettings.from(environment: ProcessInfo.processInfo.environment)
+            configuration.mail = try MailSettings.from(environment: ProcessInfo.processInfo.environment)
             if demo {
                 try await Migrator(connection: connection, migrations: try Migration.load(from: configuration.migrationsDirectory))
                     .migrate(logger: logger)
@@ -62,6 +63,9 @@ struct Serve: AsyncParsableCommand {
             announce("Fulfilment is starting at http://\(host):\(port) — API contract: http://\(host):\(port)/openapi.yaml, readiness: /readyz")
             announce("The web shop: open http://\(host):\(port)/shop (customers: sign up there, or sign in at http://\(host):\(port)/)")
             announce("The store console: open http://\(host):\(port)/ and sign in (staff: the desk, orders and pick lists; managers: stock too)")
+            if configuration.mail.smtp == nil {
+                announce("Mail is kept, not sent (no FULFILMENT_SMTP_URL): read it at http://\(host):\(port)/console/mail as a manager or admin")
+            }
             try await app.runService()
         }
     }

@@ -52,6 +52,10 @@ package struct Services: Sendable {
     package let webhooks: Webhooks
     package let erasures: Erasures
     package let providerSignIn: ProviderSignIn
+    /// The outbox's messages, rendered for the sender and the Mail page (issue 44).
+    package let mail: Mail
+    package let passwordResets: PasswordResets
+    package let profiles: Profiles
 
     /// The keyring of the moment: signs pickup tokens and verifies them at collection.
     package var keyring: PickupKeyring { keys.current }
@@ -59,7 +63,7 @@ package struct Services: Sendable {
     package init(
         database: Database, migrations: [Migration], accounts: Accounts, events: EventStream, keys: KeyringStore,
         dataKeys: DataKeyStore, clock: @escaping @Sendable () -> Date = { Date() }, webhookAllowPrivate: Bool = false,
-        providerSettings: ProviderSignInSettings = ProviderSignInSettings()
+        providerSettings: ProviderSignInSettings = ProviderSignInSettings(), mail: Mail
     ) {
         self.database = database
         self.accounts = accounts
@@ -102,5 +106,8 @@ package struct Services: Sendable {
         providerSignIn = ProviderSignIn(
             database: database, accounts: accounts, directory: ProviderDirectory(keysMinimumAge: providerSettings.keysMinimumAge),
             settings: providerSettings, clock: clock)
+        self.mail = mail
+        passwordResets = PasswordResets(database: database, accounts: accounts, dataKeys: dataKeys)
+        profiles = Profiles(database: database, accounts: accounts, dataKeys: dataKeys)
     }
 }

@@ -1,5 +1,5 @@
--- One event, unnumbered: the row, a delivery for every enabled endpoint that wants it, and a
--- NOTIFY (sent at commit) that asks every instance to number the store's new events
+-- One event, unnumbered: the row, a delivery for every enabled endpoint that wants it, the mail
+-- it means for a customer (queue_event_messages), and a NOTIFY (sent at commit) that asks every instance to number the store's new events
 -- (number_events). Called only from the deferred outbox triggers (*_outbox.trigger.sql), so at
 -- commit; it takes no lock of its own.
 CREATE OR REPLACE FUNCTION emit_event(p_store uuid, p_type text, p_order uuid, p_data jsonb) RETURNS void
@@ -13,5 +13,6 @@ BEGIN
     FROM webhook_endpoints w
     WHERE w.enabled AND (w.store_id IS NULL OR w.store_id = p_store)
       AND (cardinality(w.event_types) = 0 OR p_type = ANY (w.event_types));
+    PERFORM queue_event_messages(new_id, p_store, p_type, p_order, p_data);
     PERFORM pg_notify('fulfilment_events', p_store::text);
 END $$;

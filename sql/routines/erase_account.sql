@@ -71,6 +71,14 @@ BEGIN
     -- The providers it signed in with (issue 33): no provider's subject leads here any more.
     DELETE FROM identity_links WHERE user_id = p_user;
     DELETE FROM provider_sign_ins WHERE user_id = p_user;
+    -- Their mail (issue 44): the record of what was sent stays for the order's history, without
+    -- the address or what it quoted; unsent mail is never sent; open links stop working.
+    UPDATE messages SET recipient = 'erased-' || p_user || '@erased.invalid', data = '{}',
+                        status = CASE WHEN status = 'pending' THEN 'suppressed' ELSE status END,
+                        last_error = CASE WHEN status = 'pending' THEN 'Not sent: the account was erased' ELSE last_error END
+     WHERE user_id = p_user;
+    DELETE FROM password_resets WHERE user_id = p_user;
+    DELETE FROM email_changes WHERE user_id = p_user;
     UPDATE users SET email = 'erased-' || id || '@erased.invalid', name = v_tombstone, password_hash = '!',
                      disabled_at = coalesce(disabled_at, now()), erased_at = now()
      WHERE id = p_user;

@@ -62,6 +62,12 @@ package enum AccessPolicy {
         "login": .anyone,
         "logout": .signedIn,
         "getMe": .signedIn,
+        // Messages (issue 44): a reset is asked for and used without a session (the link is the
+        // proof); so is confirming a new address. One's own name, address and preferences.
+        "updateMe": .signedIn,
+        "requestPasswordReset": .anyone,
+        "confirmPasswordReset": .anyone,
+        "confirmEmailChange": .anyone,
         // Identity providers (issue 33): the list and the token exchange are how one signs in;
         // links are one's own.
         "listIdentityProviders": .anyone,
@@ -141,6 +147,8 @@ package enum AccessPolicy {
         "checkout": .customer,
         "listOrders": .customer,
         "getOrder": .signedIn,
+        // The order's customer or staff of its store (Orders.order(_:visibleTo:)).
+        "listOrderMessages": .signedIn,
         // The receipt is the customer's alone (issue 10): staff re-issue a lost one, audited.
         "getReceiptPng": .customer,
         "getReceiptSvg": .customer,

@@ -27,6 +27,11 @@ package enum AccountError: Error, APIErrorConvertible, Equatable, DatabaseErrorM
     case cannotDisableSelf
     /// A write that returns its row returned none (a 500: it cannot happen).
     case notRecorded
+    /// A password reset or email confirmation link that does not work (issue 44): unknown,
+    /// used, expired, or ended by a newer one. Which of these is in `details.reason`.
+    case linkNotValid(reason: String)
+    /// Too many password resets asked for one address, or from one client, within the hour.
+    case resetsThrottled(retryAfterSeconds: Int)
     /// One of the rules above, reported against another field of the request (a new password's).
     indirect case inField(AccountError, field: String)
 
@@ -85,6 +90,14 @@ package enum AccountError: Error, APIErrorConvertible, Equatable, DatabaseErrorM
         case .cannotDisableSelf:
             APIError(.conflict, "cannot_disable_self", "A manager cannot disable their own account.")
         case .notRecorded: .internal
+        case .linkNotValid(let reason):
+            APIError(
+                .gone, "link_not_valid", "This link no longer works (\(reason.replacingOccurrences(of: "_", with: " "))); ask for a new one.",
+                details: ["reason": .string(reason)])
+        case .resetsThrottled(let seconds):
+            APIError(
+                .tooManyRequests, "too_many_requests", "Too many password resets were asked for; try again in \(seconds) seconds.",
+                details: ["retryAfterSeconds": .int(seconds)], headers: [.retryAfter: String(seconds)])
         case .inField(let error, let field): error.apiError.naming(field: field)
         }
     }

@@ -43,6 +43,8 @@ public final class EventBus: Service, Sendable {
             case all
             /// A live stream's session: woken when it may have ended.
             case session(SessionID)
+            /// The mail sender: woken when a message was queued (`queue_message`).
+            case mail
         }
 
         package var kind: Kind
@@ -76,6 +78,12 @@ public final class EventBus: Service, Sendable {
         subscribe(.all)
     }
 
+    /// Wakes when a commit queued mail (`sql/routines/queue_message.sql`), and when the listener
+    /// (re)connects: the mail sender claims at once rather than at its next poll.
+    package func subscribeToMail() -> AsyncStream<Void> {
+        subscribe(.mail)
+    }
+
     private func subscribe(_ kind: Subscriber.Kind) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id: Int? = state.withLock { state in
@@ -105,9 +113,13 @@ public final class EventBus: Service, Sendable {
             switch kind {
             case .store(let theirs): store == nil || theirs == store
             case .all: all
-            case .session: false
+            case .session, .mail: false
             }
         }
+    }
+
+    private func wakeMail() {
+        wake { kind in if case .mail = kind { true } else { false } }
     }
 
     /// Wakes the watchers of `session` (of every session when nil).
@@ -167,6 +179,7 @@ public final class EventBus: Service, Sendable {
                             numberingWake.yield()
                             self.wake(store: nil, all: true)
                             self.wake(session: nil)
+                            self.wakeMail()
                             for try await notification in notifications {
                                 switch Notice(payload: notification.payload) {
                                 case .written(let store):
@@ -176,6 +189,8 @@ public final class EventBus: Service, Sendable {
                                     self.wake(store: store, all: webhooks)
                                 case .sessionEnded(let session):
                                     self.wake(session: session)
+                                case .mail:
+                                    self.wakeMail()
                                 case .unreadable:
                                     // Wake everyone rather than miss one.
                                     self.wake(store: nil, all: true)
@@ -235,9 +250,15 @@ extension EventBus {
         case numbered(StoreID, webhooks: Bool)
         /// `session <session id>`: the session ended (`session_ended_notify`); its streams end.
         case sessionEnded(SessionID)
+        /// `mail`: a message was queued (`queue_message`).
+        case mail
         case unreadable
 
         package init(payload: String) {
+            if payload == "mail" {
+                self = .mail
+                return
+            }
             let parts = payload.split(separator: " ", omittingEmptySubsequences: false)
             if parts.count == 2, parts[0] == "session" {
                 self = SessionID(String(parts[1])).map { .sessionEnded($0) } ?? .unreadable

@@ -40,6 +40,18 @@ package struct OrderExpiry: Sendable {
     /// The history entry's reason.
     package static let reason = "uncollected"
 
+    /// Queues the collection reminder of every ready order whose expiry is within its store's
+    /// `reminder_before` (issue 44): one per order however many instances sweep, since the
+    /// message's moment is the order (`queue_collection_reminders`). Returns how many now.
+    @discardableResult
+    package func remind(logger: Logger) async throws -> Int {
+        try await database.transaction(logger: logger) { connection in
+            let rows = try await connection.run("SELECT queue_collection_reminders()", logger: logger)
+            for try await count in rows.decode(Int32.self) { return Int(count) }
+            return 0
+        }
+    }
+
     /// Cancels every open order whose token expired at or before `now` (the caller's clock, so
     /// a test controls it); returns the orders this sweep cancelled.
     package func sweep(now: Date, logger: Logger) async throws -> [OrderID] {

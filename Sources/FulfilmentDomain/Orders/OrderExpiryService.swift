@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Runs `OrderExpiry.sweep` every `interval` on this instance with the real clock, until the
+/// Runs `OrderExpiry.sweep` (and the collection reminders, `OrderExpiry.remind`) every `interval` on this instance with the real clock, until the
 /// service shuts down. A failed sweep (the database away) is logged and tried at the next tick.
 package struct OrderExpiryService: Service {
     package let expiry: OrderExpiry
@@ -25,6 +25,7 @@ package struct OrderExpiryService: Service {
                 guard !Task.isCancelled else { break }
                 do {
                     _ = try await expiry.sweep(now: Date(), logger: logger)
+                    try await expiry.remind(logger: logger)
                     try await retention?.sweep(logger: logger)
                 } catch {
                     logger.warning("expiry sweep failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])

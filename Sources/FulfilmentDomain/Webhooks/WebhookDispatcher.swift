@@ -159,7 +159,8 @@ package struct WebhookDispatcherService: Service {
 }
 
 /// How many attempts this instance has in flight.
-private final class InFlightCount: Sendable {
+package final class InFlightCount: Sendable {
+    package init() {}
     private let count = Mutex(0)
     package var value: Int { count.withLock { $0 } }
     package func add(_ change: Int) { count.withLock { $0 += change } }

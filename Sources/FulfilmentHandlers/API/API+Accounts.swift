@@ -23,7 +23,9 @@ extension API {
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
         let caller = try Identity.required
         let user = try await services.accounts.me(caller, logger: logger)
-        return .ok(.init(body: .json(.init(user, linked: try await services.providerSignIn.linked(caller, logger: logger)))))
+        let linked = try await services.providerSignIn.linked(caller, logger: logger)
+        let profile = try await services.profiles.profile(of: caller.userID, logger: logger)
+        return .ok(.init(body: .json(.init(user, linked: linked, profile: profile))))
     }
 
     func createStoreAccount(_ input: Operations.CreateStoreAccount.Input) async throws -> Operations.CreateStoreAccount.Output {

@@ -29,7 +29,8 @@ extension API {
         let caller = try Identity.required
         let linked = try await services.providerSignIn.link(
             issuer: body.issuer, idToken: body.idToken, nonce: body.nonce, password: body.password, to: caller, logger: logger)
-        return .ok(.init(body: .json(.init(try await services.accounts.me(caller, logger: logger), linked: linked))))
+        let profile = try await services.profiles.profile(of: caller.userID, logger: logger)
+        return .ok(.init(body: .json(.init(try await services.accounts.me(caller, logger: logger), linked: linked, profile: profile))))
     }
 
     func unlinkIdentity(_ input: Operations.UnlinkIdentity.Input) async throws -> Operations.UnlinkIdentity.Output {
@@ -42,7 +43,7 @@ extension API {
 extension Components.Schemas.IdentityProviderList: CursorList {}
 
 extension Components.Schemas.Me {
-    init(_ user: User, linked: ProviderSignIn.Linked) {
+    init(_ user: User, linked: ProviderSignIn.Linked, profile: Profiles.Profile) {
         self.init(
             id: user.id.description, email: user.email, name: user.name,
             role: Components.Schemas.Me.RolePayload(rawValue: user.role.rawValue)!,
@@ -51,6 +52,7 @@ extension Components.Schemas.Me {
                 .init(
                     providerId: $0.providerID.uuidString.lowercased(), issuer: $0.issuer, name: $0.name, email: $0.email, linkedAt: $0.linkedAt,
                     lastSignedInAt: $0.lastSignedInAt)
-            })
+            }, pendingEmail: profile.pendingEmail,
+            messagePreferences: .init(backInStock: profile.preferences.backInStock, reminders: profile.preferences.reminders))
     }
 }

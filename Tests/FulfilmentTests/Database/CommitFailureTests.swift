@@ -227,6 +227,21 @@ import Testing
 
     /// Signing in with a new account, signing in, and the payment provider's signed event.
     static let anyoneRecipes: [String: Recipe] = [
+        "requestPasswordReset": anyone { shop in
+            let email = "forgot-\(tag())@example.com"
+            _ = try await shop.app.registerCustomer(email: email)
+            return Call(.post, "/v1/password-reset", json: ["email": .string(email)])
+        },
+        "confirmPasswordReset": anyone { shop in
+            let customer = try await shop.app.registerCustomer()
+            let token = try await shop.app.linkRow(.passwordReset, for: customer.userID)
+            return Call(.post, "/v1/password-reset/confirm", json: ["token": .string(token), "newPassword": "a brand new password"])
+        },
+        "confirmEmailChange": anyone { shop in
+            let customer = try await shop.app.registerCustomer()
+            let token = try await shop.app.linkRow(.emailChange, for: customer.userID)
+            return Call(.post, "/v1/me/email/confirm", json: ["token": .string(token)])
+        },
         "register": anyone { _ in
             let email = "new-\(tag())@example.com"
             return Call(
@@ -254,6 +269,10 @@ import Testing
 
     /// A customer's own account, cart, orders and writing.
     static let customerRecipes: [String: Recipe] = [
+        "updateMe": customer { shop in
+            Call(.patch, "/v1/me", json: ["name": "Ada Corrected", "email": .string("new-\(tag())@example.com")],
+                token: try await shop.customer().token)
+        },
         "unlinkIdentity": customer { shop in
             let customer = try await shop.customer()
             let provider = try await sql(

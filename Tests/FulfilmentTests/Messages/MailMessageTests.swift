@@ -39,8 +39,14 @@ struct MailMessageTests {
     }
 
     func read(_ message: MailMessage) async throws -> (Read, URL) {
+        try await Self.read(message.rendered())
+    }
+
+    /// Reads a message's bytes as a mail reader does; its images are written beside the returned
+    /// file (`<file>.0.png`, ...).
+    static func read(_ bytes: Data) async throws -> (Read, URL) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString).eml")
-        try message.rendered().write(to: file)
+        try bytes.write(to: file)
         let script = file.appendingPathExtension("py")
         try Self.reader.write(to: script, atomically: true, encoding: .utf8)
         let outcome = try await Subprocess.run("/usr/bin/python3", [script.path, file.path])

@@ -42,7 +42,8 @@ final class TestSMTPServer: Sendable {
         var content: Data
     }
 
-    static func start(username: String = "shop-mailer", password: String = "s3cret:p@ss/word") async throws -> TestSMTPServer {
+    /// Starts a server on `port` (0: any free one), as `username`/`password`.
+    static func start(username: String = "shop-mailer", password: String = "s3cret:p@ss/word", port: Int = 0) async throws -> TestSMTPServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("mail"), withIntermediateDirectories: true)
         let certificate = try await Subprocess.run(
@@ -57,7 +58,7 @@ final class TestSMTPServer: Sendable {
         try Data(serverScript.utf8).write(to: script)
         let output = folder.appendingPathComponent("server.out")
         let pid = try Subprocess.start(
-            "/usr/bin/python3", ["-u", script.path, folder.path],
+            "/usr/bin/python3", ["-u", script.path, folder.path, String(port)],
             environment: ["SMTP_TEST_USER": username, "SMTP_TEST_PASSWORD": password, "PYTHONDONTWRITEBYTECODE": "1"],
             stdout: output.path, stderr: output.path)
         for _ in 0..<400 {
@@ -138,7 +139,7 @@ final class TestSMTPServer: Sendable {
             server = await loop.create_server(
                 lambda: SMTP(handler, hostname="localhost", tls_context=context, require_starttls=True,
                              auth_required=True, auth_require_tls=True, authenticator=authenticator),
-                host="127.0.0.1", port=0)
+                host="127.0.0.1", port=int(sys.argv[2]) if len(sys.argv) > 2 else 0, reuse_address=True)
             stop = asyncio.Event()
             loop.add_signal_handler(signal.SIGTERM, stop.set)
             print("ready %d" % server.sockets[0].getsockname()[1], flush=True)

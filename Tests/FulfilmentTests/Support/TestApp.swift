@@ -155,26 +155,6 @@ struct TestReply: Sendable {
     var errorCode: String? { json["error"]["code"].string }
 }
 
-extension JSONValue {
-    subscript(key: String) -> JSONValue {
-        if case .object(let object) = self { return object[key] ?? .null }
-        return .null
-    }
-    subscript(index: Int) -> JSONValue {
-        if case .array(let array) = self, array.indices.contains(index) { return array[index] }
-        return .null
-    }
-    /// Whether an object has `key` at all (a present null counts; the subscript cannot tell).
-    func has(_ key: String) -> Bool {
-        if case .object(let object) = self { return object[key] != nil }
-        return false
-    }
-    var string: String? { if case .string(let value) = self { return value } else { return nil } }
-    var int: Int? { if case .int(let value) = self { return value } else { return nil } }
-    var bool: Bool? { if case .bool(let value) = self { return value } else { return nil } }
-    var array: [JSONValue] { if case .array(let value) = self { return value } else { return [] } }
-}
-
 /// Builds the same application `fulfilment serve` runs, on a fresh database, serves it on a
 /// free port, and hands a client to `body`.
 /// `keyring` defaults to a fresh in-memory one with a single key.

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Money as people read it at the desk: `JMD 1,500.00`.
+package enum MoneyText {
+    package static func format(_ amount: Int64, _ currency: String) -> String {
+        let negative = amount < 0
+        let value = abs(amount)
+        let whole = String(value / 100)
+        var grouped = ""
+        for (index, character) in whole.reversed().enumerated() {
+            if index > 0 && index % 3 == 0 { grouped.append(",") }
+            grouped.append(character)
+        }
+        let cents = String(format: "%02d", Int(value % 100))
+        return "\(negative ? "-" : "")\(currency) \(String(grouped.reversed())).\(cents)"
+    }
+
+    package static func format(_ money: Money) -> String { format(money.amount, money.currency) }
+}
+
+/// Times as the desk shows them: UTC, to the second (`2026-11-23 14:05:09 UTC`).
+package enum TimeText {
+    package static func format(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d UTC", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+    }
+
+    /// A moment as the store's clock shows it, with the zone's offset then, so a customer need
+    /// not convert from UTC: `Wed 1 Dec 2026 18:30 (UTC-05:00)`; UTC when the store has no zone.
+    package static func local(_ date: Date, in zone: TimeZone?) -> String {
+        let zone = zone ?? TimeZone(identifier: "UTC")!
+        let day = LocalDate(date, in: zone)
+        let (year, month, dayOfMonth) = day.components
+        let offset = zone.secondsFromGMT(for: date)
+        let utc =
+            offset == 0
+            ? "UTC"
+            : "UTC\(offset < 0 ? "-" : "+")\(LocalDate.pad(abs(offset) / 3600, 2)):\(LocalDate.pad(abs(offset) % 3600 / 60, 2))"
+        return "\(SlotText.weekdays[day.weekday - 1]) \(dayOfMonth) \(SlotText.months[month - 1]) \(year) \(SlotText.time(date, zone)) (\(utc))"
+    }
+
+    /// How long ago, in whole minutes or hours (`12 min`, `3 h 5 min`).
+    package static func age(since date: Date, now: Date = Date()) -> String {
+        let minutes = max(0, Int(now.timeIntervalSince(date) / 60))
+        return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+}
