@@ -149,6 +149,9 @@ package enum AccessPolicy {
         "getOrder": .signedIn,
         // The order's customer or staff of its store (Orders.order(_:visibleTo:)).
         "listOrderMessages": .signedIn,
+        // The Mail page: a manager their store's messages, the admin every one (bound in the SQL).
+        "listMessages": .managerOrAdmin,
+        "getMessage": .managerOrAdmin,
         // The receipt is the customer's alone (issue 10): staff re-issue a lost one, audited.
         "getReceiptPng": .customer,
         "getReceiptSvg": .customer,

@@ -29,14 +29,19 @@ package struct Mail: Sendable {
     /// The domain of every `Message-ID`: the sender's.
     package var messageIDDomain: String { String(settings.from.email.split(separator: "@").last ?? "localhost") }
 
-    /// What the message's template reads, as the rows are now.
-    package func content(of message: MessageRecord, logger: Logger) async throws -> MessageContent {
+    /// What the message's template reads, as the rows are now. For a `reader` (staff on the Mail
+    /// page, the API's `getMessage`) a password reset's or an email confirmation's link is left
+    /// out while mail is sent: it is the account holder's alone. Kept mail (no server, as with
+    /// `make run`) shows it, as a local mail catcher would.
+    package func content(of message: MessageRecord, reader: Bool = false, logger: Logger) async throws -> MessageContent {
         let client = database.client
         let store = try await message.storeID.asyncMap { try await MessageContentQueries.store($0, on: client, logger: logger) } ?? nil
         let order = try await message.orderID.asyncMap { try await OrderQueries.order(id: $0, on: client, logger: logger) } ?? nil
         let name = try await message.userID.asyncMap { try await MessageContentQueries.name(of: $0, on: client, logger: logger) } ?? ""
         var content = MessageContent(store: store, order: order, name: name, baseURL: baseURL)
+        let withholdLinks = reader && isSending
         switch message.kind {
+        case .passwordReset where withholdLinks, .emailChangeConfirmation where withholdLinks: break
         case .passwordReset:
             content.actionURL = try await link(.passwordReset, message, path: "/password-reset/confirm", logger: logger)
         case .emailChangeConfirmation:
@@ -62,8 +67,8 @@ package struct Mail: Sendable {
     }
 
     /// The whole message as it goes to the mail server: both parts, the QR inline, its headers.
-    package func compose(_ message: MessageRecord, logger: Logger) async throws -> (MailMessage, MessageTemplates.Rendered) {
-        let content = try await content(of: message, logger: logger)
+    package func compose(_ message: MessageRecord, reader: Bool = false, logger: Logger) async throws -> (MailMessage, MessageTemplates.Rendered) {
+        let content = try await content(of: message, reader: reader, logger: logger)
         let rendered = MessageTemplates.render(message, content, chainName: chainName)
         var images: [MailMessage.InlineImage] = []
         if rendered.showsQR, let token = content.order?.pickup?.text {

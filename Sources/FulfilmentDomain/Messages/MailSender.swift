@@ -114,7 +114,8 @@ package struct MailSenderService: Service {
                         do {
                             claimed = try await sender.claim(room: room, logger: logger)
                         } catch {
-                            logger.warning("mail claim failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+                            logger.warning(
+                                "mail claim failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
                             break
                         }
                         for message in claimed {

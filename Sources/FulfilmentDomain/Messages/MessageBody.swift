@@ -85,7 +85,8 @@ package struct MessageBody: Sendable {
                     text-decoration:none;padding:12px 20px;border-radius:6px;font-size:16px">\(e(label))</a></p>
                     """
             case .image(let cid, let alt, _):
-                out += "<p style=\"margin:12px 0;text-align:center\"><img src=\"cid:\(e(cid))\" alt=\"\(e(alt))\" width=\"240\" height=\"240\" style=\"max-width:100%;height:auto\"></p>"
+                out +=
+                    "<p style=\"margin:12px 0;text-align:center\"><img src=\"cid:\(e(cid))\" alt=\"\(e(alt))\" width=\"240\" height=\"240\" style=\"max-width:100%;height:auto\"></p>"
             }
         }
         out += "<hr style=\"border:0;border-top:1px solid #ddd;margin:16px 0\"><p style=\"font-size:13px;color:#555;line-height:1.5\">\(e(footer))"

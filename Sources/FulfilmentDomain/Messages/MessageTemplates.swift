@@ -31,8 +31,10 @@ package enum MessageTemplates {
         func qr() {
             guard let order, order.pickup != nil, order.status.isOpen else { return }
             showsQR = true
-            blocks.append(.image(cid: qrContentID, alt: "Pickup code for order \(number)",
-                textInstead: "Your pickup code is in this message's HTML version, and on your order's page."))
+            blocks.append(
+                .image(
+                    cid: qrContentID, alt: "Pickup code for order \(number)",
+                    textInstead: "Your pickup code is in this message's HTML version, and on your order's page."))
         }
         func slotFacts() -> [(String, String)] {
             guard let order else { return [] }
@@ -48,7 +50,8 @@ package enum MessageTemplates {
             blocks.append(.heading("Thank you for your order"))
             blocks.append(.paragraph("\(greeting), we have your order \(number). Show the code below at the desk when you collect it."))
             if let order {
-                blocks.append(.lines(order.lines.filter { !$0.removed }.map { ($0.name, $0.quantity, MoneyText.format($0.lineTotal, order.total.currency)) }))
+                blocks.append(
+                    .lines(order.lines.filter { !$0.removed }.map { ($0.name, $0.quantity, MoneyText.format($0.lineTotal, order.total.currency)) }))
                 var facts = slotFacts()
                 if order.discount > 0 { facts.append(("Discount", "−" + MoneyText.format(order.discount, order.total.currency))) }
                 facts.append(("Total", MoneyText.format(order.total)))
@@ -86,7 +89,8 @@ package enum MessageTemplates {
             blocks.append(.paragraph("\(greeting), we had no \(original) for your order \(number). We can give you \(offered) instead."))
             var facts: [(String, String)] = [("Out of stock", original), ("Offered", "\(quantity) × \(offered)")]
             facts.append(("Price", MoneyText.format(unit &* quantity, currency)))
-            if let was = order?.lines.first(where: { $0.productID.rawValue.uuidString.lowercased() == substitution["productId"].string?.lowercased() }) {
+            if let was = order?.lines.first(where: { $0.productID.rawValue.uuidString.lowercased() == substitution["productId"].string?.lowercased() }
+            ) {
                 let difference = (unit &- was.unitPrice) &* quantity
                 facts.append(("Difference", difference == 0 ? "None" : (difference > 0 ? "+" : "") + MoneyText.format(difference, currency)))
             }
@@ -143,7 +147,8 @@ package enum MessageTemplates {
             if let link = content.url("/shop?q=" + (product.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")) {
                 blocks.append(.button("Order it now", link))
             }
-            footer = "You get this message because you asked to hear when favourites are back. You can turn it off in your account, or with the link below."
+            footer =
+                "You get this message because you asked to hear when favourites are back. You can turn it off in your account, or with the link below."
 
         case .passwordReset:
             subject = "Reset your password for \(sender)"
@@ -165,7 +170,10 @@ package enum MessageTemplates {
             let new = data["newEmail"].string ?? "another address"
             subject = "The email address of your \(sender) account is changing"
             blocks.append(.heading("Your email address is changing"))
-            blocks.append(.paragraph("\(greeting), someone signed in to your account asked to change its email address to \(new). It changes when that address confirms."))
+            blocks.append(
+                .paragraph(
+                    "\(greeting), someone signed in to your account asked to change its email address to \(new). It changes when that address confirms."
+                ))
             blocks.append(.note("If this was not you, reset your password now and tell the store."))
             if let link = content.url("/password-reset") { blocks.append(.button("Reset your password", link)) }
             footer = "You get this message because it concerns your account with \(sender)."

@@ -103,4 +103,20 @@ package struct Profiles: Sendable {
         logger.info("email address changed", metadata: ["user": "\(user)"])
         return user
     }
+
+    /// One click from a message's unsubscribe link (RFC 8058): the optional kind it came with
+    /// stops for the account the link's token names (an HMAC of the account's id, so it works
+    /// without signing in and cannot be made for another account). Answers whether it named one.
+    package func unsubscribe(token: String, kind: MessageKind, logger: Logger) async throws -> Bool {
+        guard kind.isOptional, let user = LinkToken.verify(token, purpose: .unsubscribe, keys: dataKeys) else { return false }
+        let column: PostgresQuery =
+            kind == .backInStock
+            ? "UPDATE users SET wants_back_in_stock = false WHERE id = \(user) RETURNING id"
+            : "UPDATE users SET wants_reminders = false WHERE id = \(user) RETURNING id"
+        return try await database.transaction(logger: logger) { connection in
+            let rows = try await connection.run(column, logger: logger)
+            for try await _ in rows { return true }
+            return false
+        }
+    }
 }

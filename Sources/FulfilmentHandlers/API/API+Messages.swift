@@ -9,6 +9,21 @@ extension API {
         return .ok(.init(body: .json(.init(items: try messages.map(Components.Schemas.MessageSummary.init), nextCursor: nil))))
     }
 
+    func listMessages(_ input: Operations.ListMessages.Input) async throws -> Operations.ListMessages.Output {
+        let page = try await services.mail.newest(
+            for: try Identity.required, cursor: input.query.cursor, limit: try pageSize(input.query.limit), logger: logger)
+        return .ok(.init(body: .json(.init(items: try page.items.map(Components.Schemas.MessageSummary.init), nextCursor: page.nextCursor))))
+    }
+
+    func getMessage(_ input: Operations.GetMessage.Input) async throws -> Operations.GetMessage.Output {
+        guard let id = MessageID(input.path.messageId),
+            let message = try await services.mail.message(id, for: try Identity.required, logger: logger)
+        else { throw APIError(.notFound, "not_found", "That message was not found.") }
+        let (mail, _) = try await services.mail.compose(message, reader: true, logger: logger)
+        return .ok(
+            .init(body: .json(.init(message: try .init(message), subject: mail.subject, text: mail.text, html: mail.html))))
+    }
+
     func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         try await services.passwordResets.request(email: body.email, logger: logger)
@@ -44,6 +59,6 @@ extension Components.Schemas.MessageSummary {
         self.init(
             id: message.id.description, kind: try .matching(message.kind.rawValue), recipient: message.recipient,
             status: try .matching(message.status.rawValue), attempts: message.attempts, createdAt: message.createdAt, sentAt: message.sentAt,
-            nextAttemptAt: message.nextAttemptAt, lastError: message.lastError)
+            nextAttemptAt: message.nextAttemptAt, lastError: message.lastError, orderId: message.orderID?.description)
     }
 }

@@ -55,10 +55,4 @@ extension AccountController {
             }
         }
     }
-
-    private func accountPage(_ visit: PageVisit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let csrf = ConsolePage.csrfInput(visit.session)
-        let linked = try await services.providerSignIn.linked(visit.identity, logger: visit.logger)
-        return MyDataView.page(session: visit.session, csrf: csrf, notice: notice, linked: linked).response(status: status)
-    }
 }

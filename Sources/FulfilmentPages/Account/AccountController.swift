@@ -26,6 +26,8 @@ package struct AccountController: PageController {
         registerSignIn(on: routes)
         registerProviderSignIn(on: routes)
         registerAccount(on: routes)
+        registerPasswordReset(on: routes)
+        registerProfile(on: routes)
         return routes
     }
 }

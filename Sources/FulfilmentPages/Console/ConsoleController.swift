@@ -34,6 +34,8 @@ package struct ConsoleController: PageController {
         registerRestrictedLines(on: routes)
         registerDeskSubstitutions(on: routes)
         registerBoard(on: routes)
+        registerOrderPage(on: routes)
+        registerMail(on: routes)
         registerEvents(on: routes)
         registerPickLists(on: routes)
         registerStock(on: routes)

@@ -9,7 +9,11 @@ import Hummingbird
 /// that have no session yet (sign-in, sign-up, linking a provider).
 struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .post, !Self.isSameOrigin(request) else { return try await next(request, context) }
+        // A mail program's one-click unsubscribe (RFC 8058) posts from no page at all; its link's
+        // token is its proof, and all it can do is stop optional messages.
+        guard request.method == .post, request.uri.path != "/unsubscribe", !Self.isSameOrigin(request) else {
+            return try await next(request, context)
+        }
         return ConsolePage.message("Refused", "This form was sent from another site.", session: nil, status: .forbidden)
     }
 

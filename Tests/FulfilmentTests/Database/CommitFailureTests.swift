@@ -270,7 +270,8 @@ import Testing
     /// A customer's own account, cart, orders and writing.
     static let customerRecipes: [String: Recipe] = [
         "updateMe": customer { shop in
-            Call(.patch, "/v1/me", json: ["name": "Ada Corrected", "email": .string("new-\(tag())@example.com")],
+            Call(
+                .patch, "/v1/me", json: ["name": "Ada Corrected", "email": .string("new-\(tag())@example.com")],
                 token: try await shop.customer().token)
         },
         "unlinkIdentity": customer { shop in

@@ -150,7 +150,8 @@ struct MailOutboxTests {
             try await app.waitForMail(settled: 8)
             let reminders = try await app.messages(.collectionReminder)
             #expect(reminders.map(\.recipient) == [try await Self.email(keen, app)])
-            let reminder = try #require(try await Self.mailbox(server, try await Self.email(keen, app)).map(\.0).first { $0.subject.contains("waiting") })
+            let reminder = try #require(
+                try await Self.mailbox(server, try await Self.email(keen, app)).map(\.0).first { $0.subject.contains("waiting") })
             #expect(reminder.unsubscribe.hasPrefix("<https://shop.corner.example/unsubscribe?kind=collection_reminder&token="))
             #expect(reminder.unsubscribePost == "List-Unsubscribe=One-Click")
             #expect(try await Self.mailbox(server, try await Self.email(quiet, app)).map(\.0).allSatisfy { !$0.subject.contains("waiting") })

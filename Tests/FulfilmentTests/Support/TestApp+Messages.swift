@@ -36,7 +36,9 @@ extension TestApp {
     }
 
     /// The outbox's messages of `kind`, oldest first: (status, recipient, attempts, last error, id).
-    func messages(_ kind: MessageKind? = nil, order: String? = nil) async throws -> [(status: String, recipient: String, attempts: Int, error: String?, id: String)] {
+    func messages(_ kind: MessageKind? = nil, order: String? = nil) async throws -> [(
+        status: String, recipient: String, attempts: Int, error: String?, id: String
+    )] {
         try await sql(
             """
             SELECT status, recipient, attempts, last_error, id FROM messages

@@ -5,7 +5,7 @@ import FulfilmentDomain
 /// a refused `POST /account/erase`): how the person signs in (with Unlink on each identity
 /// provider), the download of everything held about them, and the form that erases the account.
 enum MyDataView {
-    static func page(session: ConsoleSession, csrf: HTML, notice: Notice?, linked: ProviderSignIn.Linked) -> ConsolePage {
+    static func page(session: ConsoleSession, csrf: HTML, notice: Notice?, linked: ProviderSignIn.Linked, details: HTML) -> ConsolePage {
         let identities = linked.identities.map { identity -> HTML in
             """
             <li id="identity-\(identity.providerID.uuidString.lowercased())">\(identity.name)\(identity.email.map { " (\($0))" } ?? "")
@@ -29,6 +29,7 @@ enum MyDataView {
             body: """
                 <h1>My data</h1>
                 \(notice.map { $0.render(id: "account-note") } ?? .empty)
+                \(details)
                 <h2>How you sign in</h2>
                 \(signIns)
                 <h2>Download</h2>

@@ -22,6 +22,7 @@ enum SignInView {
                 <label for="password">Password</label>
                 <input id="password" name="password" type="password" autocomplete="current-password" required>
                 <button type="submit" id="sign-in-button">Sign in</button>
+                <p><a href="/password-reset" id="forgot-password">Forgot your password?</a></p>
                 <p class="hint">Customers: the shop, your orders and pickup codes. Staff and managers: the store console.</p>
                 <p>New here? <a href="/shop/register" id="register-link">Create an account</a>.</p>
                 </form>

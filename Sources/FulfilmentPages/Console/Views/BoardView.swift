@@ -84,16 +84,23 @@ enum BoardView {
                     </form>
                     """
             })
+        // "Ready" again, for a customer at the door who lost the message (at most once a minute).
+        let resend: HTML =
+            order.status == .packaged || order.status == .delivering
+            ? """
+            <form method="post" action="/console/orders/\(order.id)/ready-message">\(csrf)
+            <button type="submit" class="secondary" id="resend-ready-\(order.number)">Ready message again</button></form>
+            """ : .empty
         return """
             <tr id="order-\(order.number)">
-            <td><strong>\(order.number)</strong> <span class="status status-\(order.status.rawValue)">\(order.status.rawValue)</span></td>
+            <td><a href="/console/orders/\(order.id)"><strong>\(order.number)</strong></a> <span class="status status-\(order.status.rawValue)">\(order.status.rawValue)</span></td>
             <td class="slot" data-label="Slot">\(slotCell(order, zone: zone, now: now))</td>
             <td data-label="Age">\(TimeText.age(since: order.createdAt))</td>
             <td data-label="Customer">\(order.customerName)</td>
             <td data-label="Items">\(order.itemCount)</td>
             <td data-label="Payment">\(order.paymentStatus.rawValue) · \(order.paymentMethod == .prepaid ? "prepaid" : "at desk")</td>
             <td data-label="Total">\(MoneyText.format(order.total))</td>
-            <td class="board-actions">\(moves)</td>
+            <td class="board-actions">\(moves)\(resend)</td>
             </tr>
             """
     }
