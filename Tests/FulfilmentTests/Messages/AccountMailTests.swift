@@ -122,4 +122,40 @@ struct AccountMailTests {
             #expect(signIn.status == .ok)
         }
     }
+
+    @Test("one click from a mail program unsubscribes, from another site and without signing in; a forged link does nothing")
+    func oneClickUnsubscribe() async throws {
+        try await withApp(configure: MailOutboxTests.configure(nil)) { app in
+            let customer = try await app.registerCustomer()
+            let token = LinkToken.make(.unsubscribe, id: UUID(uuidString: customer.userID)!, key: DataKeyring.processWide.current)
+            let path = "/unsubscribe?kind=collection_reminder&token=\(token)"
+            let page = try await app.form(.get, path)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("id=\"unsubscribe-button\""))
+            let forged = try await app.request(
+                .post, "/unsubscribe?kind=collection_reminder&token=\(String(token.dropLast(3)) + "abc")", rawBody: "List-Unsubscribe=One-Click",
+                headers: [.contentType: "application/x-www-form-urlencoded", .init("Sec-Fetch-Site")!: "cross-site"])
+            #expect(forged.status == .badRequest)
+            #expect(try await app.request(.get, "/v1/me", token: customer.token).json["messagePreferences"]["reminders"].bool == true)
+            let clicked = try await app.request(
+                .post, path, rawBody: "List-Unsubscribe=One-Click",
+                headers: [.contentType: "application/x-www-form-urlencoded", .init("Sec-Fetch-Site")!: "cross-site"])
+            #expect(clicked.status == .ok, "\(clicked.text)")
+            #expect(try await app.request(.get, "/v1/me", token: customer.token).json["messagePreferences"]["reminders"].bool == false)
+        }
+    }
+
+    @Test("erasing an account keeps the record of its mail without the address, and never sends what waited")
+    func erasure() async throws {
+        try await withApp(configure: MailOutboxTests.configure(nil)) { app in
+            let store = try await app.createStore()
+            let (customer, order, _) = try await app.placeOrder(store: store)
+            let staff = try await app.signIn(role: .staff, store: store)
+            #expect(try await app.transition(order["id"].string!, to: "cancelled", by: staff).status == .ok)
+            #expect(try await app.request(.delete, "/v1/me", json: ["password": "correct horse"], token: customer.token).status == .noContent)
+            let kept = try await app.messages()
+            #expect(kept.count == 2)
+            #expect(kept.allSatisfy { $0.recipient == "erased-\(customer.userID)@erased.invalid" && $0.status == "suppressed" })
+        }
+    }
 }

@@ -158,6 +158,34 @@ struct MailOutboxTests {
         }
     }
 
+    @Test("a substitution proposed says what was out, what is offered and the difference; a ready message sent again is a new message")
+    func substitutionAndResend() async throws {
+        let server = try await TestSMTPServer.start()
+        defer { server.stop() }
+        try await withApp(configure: Self.configure(server)) { app in
+            let shop = try await app.substitutionShop()
+            let proposed = try await app.substitute(shop, quantity: 2)
+            #expect(proposed.status.code < 300, "\(proposed.text)")
+            try await app.waitForMail(settled: 2)
+            let address = try await Self.email(shop.customer, app)
+            let mail = try #require(try await Self.mailbox(server, address).map(\.0).first { $0.subject.contains("substitution") })
+            #expect(mail.text.contains("Out of stock: Ackee (Brand A)"), "\(mail.text)")
+            #expect(mail.text.contains("Offered: 2 × Ackee (Brand B)"))
+            #expect(mail.text.contains("Difference: -JMD 4.00"))
+            #expect(mail.text.contains("Accept or refuse: https://shop.corner.example/orders/\(shop.orderID)"))
+
+            // Packed: ready. Sent again by staff a minute later (the history's moment is new): a second message.
+            let packed = try await app.transition(shop.orderID, to: "packaged", by: shop.staff)
+            #expect(packed.status == .ok, "\(packed.text)")
+            _ = try await sql(
+                "UPDATE events SET occurred_at = occurred_at - interval '2 minutes' WHERE order_id = $1", [shop.orderID], on: app.database)
+            let again = try await app.request(.post, "/v1/orders/\(shop.orderID)/notifications/ready", token: shop.staff.token)
+            #expect(again.status == .ok, "\(again.text)")
+            let ready = try await app.messages(.readyForPickup, order: shop.orderID)
+            #expect(ready.count == 2, "\(ready)")
+        }
+    }
+
     @Test("back in stock goes only to a customer who said yes")
     func backInStockNeedsConsent() async throws {
         try await withApp(configure: Self.configure(nil)) { app in
