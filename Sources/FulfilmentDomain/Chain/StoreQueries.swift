@@ -6,7 +6,8 @@ import PostgresNIO
 package enum StoreQueries {
     /// The columns ``stores(_:)`` reads, over `stores` (unqualified, so `RETURNING` takes them too).
     private static let storeColumns =
-        "id, code, name, address, currency::text AS currency, latitude, longitude, extract(day FROM new_arrival_window)::int8 AS new_arrival_days"
+        "id, code, name, address, currency::text AS currency, latitude, longitude, extract(day FROM new_arrival_window)::int8 AS new_arrival_days, "
+        + "(extract(epoch FROM reminder_before) / 3600)::int8 AS reminder_hours, logo_url"
     /// The columns ``aisles(_:)`` reads, over `aisles`.
     private static let aisleColumns = "id, code, name, walk_order, zone"
 
@@ -55,7 +56,8 @@ package enum StoreQueries {
                 StoreRecord(
                     id: StoreID(try r["id"].decode(UUID.self)), code: try r["code"].decode(String.self), name: try r["name"].decode(String.self),
                     address: try r["address"].decode(String.self), currency: try r["currency"].decode(String.self), location: location,
-                    newArrivalDays: Int(try r["new_arrival_days"].decode(Int64.self))))
+                    newArrivalDays: Int(try r["new_arrival_days"].decode(Int64.self)),
+                    reminderHours: Int(try r["reminder_hours"].decode(Int64.self)), logoURL: try r["logo_url"].decode(String?.self)))
         }
         return stores
     }
@@ -93,13 +95,15 @@ extension StoreQueries {
     /// Changes the fields given (nil leaves one as it is); nil when there is no such store.
     package static func updateStore(
         id: StoreID, code: String?, name: String?, address: String?, location: GeoPoint?, newArrivalDays: Int? = nil,
-        on connection: PostgresConnection, logger: Logger
+        reminderHours: Int? = nil, logoURL: String? = nil, on connection: PostgresConnection, logger: Logger
     ) async throws -> StoreRecord? {
         let rows = try await connection.run(
             """
             UPDATE stores SET code = coalesce(\(code), code), name = coalesce(\(name), name), address = coalesce(\(address), address),
                 latitude = coalesce(\(location?.latitude)::float8, latitude), longitude = coalesce(\(location?.longitude)::float8, longitude),
-                new_arrival_window = coalesce(make_interval(days => \(newArrivalDays)::int), new_arrival_window)
+                new_arrival_window = coalesce(make_interval(days => \(newArrivalDays)::int), new_arrival_window),
+                reminder_before = coalesce(make_interval(hours => \(reminderHours)::int), reminder_before),
+                logo_url = CASE WHEN \(logoURL)::text IS NULL THEN logo_url ELSE nullif(\(logoURL)::text, '') END
             WHERE id = \(id.rawValue)
             RETURNING \(unescaped: storeColumns)
             """, logger: logger)

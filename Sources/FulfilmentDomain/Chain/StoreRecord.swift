@@ -9,4 +9,8 @@ public struct StoreRecord: Sendable, Equatable {
     public var location: GeoPoint?
     /// How many days a product counts as new after it joins the store's range (`new=true`).
     public var newArrivalDays: Int = 14
+    /// How many hours before an uncollected order expires its customer is reminded; 0: never (issue 44).
+    public var reminderHours: Int = 24
+    /// An https address of the store's logo, heading its messages; nil: its name instead.
+    public var logoURL: String? = nil
 }

@@ -44,19 +44,21 @@ public struct Stores: Sendable {
     /// unchanged). Its currency stays: its stock and orders are priced in it.
     public func update(
         _ id: StoreID, code: String?, name: String?, address: String?, location: GeoPoint? = nil, newArrivalDays: Int? = nil,
-        logger: Logger
+        reminderHours: Int? = nil, logoURL: String? = nil, logger: Logger
     ) async throws -> StoreRecord {
         let code = try code.map(StoreRules.code)
         let name = try name.map { try StoreRules.text($0, field: "name", limit: 200) }
         let address = try address.map(StoreRules.address)
         let location = try location.map(StoreRules.location)
         let newArrivalDays = try newArrivalDays.map(StoreRules.newArrivalDays)
+        let reminderHours = try reminderHours.map(StoreRules.reminderHours)
+        let logoURL = try logoURL.map(StoreRules.logoURL)
         return try await mappingDatabaseErrors(code: code) {
             try await database.transaction(logger: logger) { connection in
                 guard
                     let store = try await StoreQueries.updateStore(
                         id: id, code: code, name: name, address: address, location: location, newArrivalDays: newArrivalDays,
-                        on: connection, logger: logger)
+                        reminderHours: reminderHours, logoURL: logoURL, on: connection, logger: logger)
                 else { throw ChainError.storeNotFound }
                 return store
             }
@@ -160,6 +162,23 @@ package enum StoreRules {
     }
 
     /// How long a product counts as new at the store (`GET /v1/products?new=true`): 1 to 365 days.
+    /// Hours before an uncollected order's expiry its reminder goes: 0 (never) to two weeks.
+    package static func reminderHours(_ hours: Int) throws(ChainError) -> Int {
+        guard (0...336).contains(hours) else { throw .invalidField("reminderHours", "The reminder is 0 (none) to 336 hours before expiry.") }
+        return hours
+    }
+
+    /// A logo for the store's messages: an https address of an image, or "" for none.
+    package static func logoURL(_ text: String) throws(ChainError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard
+            trimmed.isEmpty
+                || (trimmed.hasPrefix("https://") && trimmed.count <= 2000 && URL(string: trimmed)?.host != nil
+                    && !trimmed.contains(where: { $0.isWhitespace || "\"<>".contains($0) }))
+        else { throw .invalidField("logoUrl", "The logo is an https:// address of an image (or empty for none).") }
+        return trimmed
+    }
+
     package static func newArrivalDays(_ days: Int) throws(ChainError) -> Int {
         guard (1...365).contains(days) else {
             throw .invalidField("newArrivalDays", "The new-arrival window is 1 to 365 days.")

@@ -7,7 +7,8 @@ extension Components.Schemas.Store {
     init(_ store: StoreRecord) {
         self.init(
             id: store.id.description, code: store.code, name: store.name, address: store.address,
-            currency: store.currency, location: store.location.map(Components.Schemas.GeoPoint.init), newArrivalDays: store.newArrivalDays)
+            currency: store.currency, location: store.location.map(Components.Schemas.GeoPoint.init), newArrivalDays: store.newArrivalDays,
+            reminderHours: store.reminderHours, logoUrl: store.logoURL)
     }
 }
 

@@ -20,7 +20,7 @@ extension API {
         guard let id = StoreID(input.path.storeId) else { throw ChainError.storeNotFound }
         let store = try await services.stores.update(
             id, code: body.code, name: body.name, address: body.address, location: body.location.map(GeoPoint.init),
-            newArrivalDays: body.newArrivalDays, logger: logger)
+            newArrivalDays: body.newArrivalDays, reminderHours: body.reminderHours, logoURL: body.logoUrl, logger: logger)
         return .ok(.init(body: .json(.init(store))))
     }
 

@@ -62,7 +62,7 @@ import Testing
     /// Operations that answer with the caller's own rows rather than about an object named in the
     /// request (no store, order or endpoint in the path): store B's manager is answered 200 with
     /// B's list, which must not hold any of A's.
-    static let callersOwnListings: Set<String> = ["listWebhooks", "listReports", "listBlocks"]
+    static let callersOwnListings: Set<String> = ["listWebhooks", "listReports", "listBlocks", "listMessages"]
 
     /// Store A and its objects: one of each kind a store-scoped route can name.
     struct StoreA {
@@ -81,6 +81,8 @@ import Testing
         var news: String
         var recipe: String
         var author: String
+        /// The receipt mailed for A's order (issue 44).
+        var message: String
 
         var orderID: String { order["id"].string ?? "" }
 
@@ -89,12 +91,14 @@ import Testing
             [
                 "storeId": store, "couponId": coupon, "orderId": orderID, "pickListId": pickList, "webhookId": webhook, "deliveryId": delivery,
                 "userId": staff.userID, "productId": product, "aisleId": aisle, "saleId": sale, "newsId": news,
-                "kind": "recipe", "contentId": recipe,
+                "kind": "recipe", "contentId": recipe, "messageId": message,
             ]
         }
 
         /// Every id of A's that a list answered to another store must not hold.
-        var ids: [String] { [store, coupon, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale, news, recipe, author] }
+        var ids: [String] {
+            [store, coupon, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale, news, recipe, author, message]
+        }
 
         /// A valid body for each store-scoped operation that takes one, naming A's objects: what
         /// A's own staff could send and be answered 2xx.
@@ -200,7 +204,8 @@ import Testing
                 delivery: try #require(delivery.first?[0], "no event of A's order to deliver"),
                 coupon: try #require(coupon.json["id"].string), aisle: aisle,
                 sale: try #require(sale.json["id"].string), news: try #require(news.json["id"].string), recipe: recipeID,
-                author: author.userID)
+                author: author.userID,
+                message: try #require(try await sql("SELECT id FROM messages WHERE order_id = $1", [orderID], on: app.database).first?[0]))
         }
     }
 

@@ -186,6 +186,35 @@ struct MailOutboxTests {
         }
     }
 
+    @Test("a store's reminder time and logo are the chain admin's settings; 0 hours sends no reminder; the logo heads its messages")
+    func storeSettings() async throws {
+        try await withApp(configure: Self.configure(nil)) { app in
+            let store = try await app.createStore(name: "Logo Mart")
+            let admin = try await app.signInAdmin()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let bad = try await app.request(.patch, "/v1/stores/\(store)", json: ["reminderHours": 9999], token: admin.token)
+            #expect(bad.status == .unprocessableContent)
+            let insecure = try await app.request(.patch, "/v1/stores/\(store)", json: ["logoUrl": "http://logo.example/a.png"], token: admin.token)
+            #expect(insecure.status == .unprocessableContent)
+            let set = try await app.request(
+                .patch, "/v1/stores/\(store)", json: ["reminderHours": 0, "logoUrl": "https://logo.example/mart.png"], token: admin.token)
+            #expect(set.status == .ok, "\(set.text)")
+            #expect(set.json["reminderHours"].int == 0)
+            #expect(set.json["logoUrl"].string == "https://logo.example/mart.png")
+            let (_, order, _) = try await app.placeOrder(store: store)
+            #expect(try await app.transition(order["id"].string!, to: "packaged", by: staff).status == .ok)
+            _ = try await sql("UPDATE pickup_tokens SET expires_at = now() + interval '10 minutes'", on: app.database)
+            #expect(try await sql("SELECT queue_collection_reminders()", on: app.database)[0][0] == "0")
+            let manager = try await app.signIn(role: .manager, store: store)
+            let placed = try await app.messages(.orderPlaced)[0].id
+            let detail = try await app.request(.get, "/v1/messages/\(placed)", token: manager.token)
+            #expect(detail.json["html"].string?.contains("<img src=\"https://logo.example/mart.png\" alt=\"Logo Mart\"") == true)
+            #expect(detail.json["message"]["kind"].string == "order_placed")
+            let cleared = try await app.request(.patch, "/v1/stores/\(store)", json: ["logoUrl": ""], token: admin.token)
+            #expect(!cleared.json.has("logoUrl"))
+        }
+    }
+
     @Test("back in stock goes only to a customer who said yes")
     func backInStockNeedsConsent() async throws {
         try await withApp(configure: Self.configure(nil)) { app in
