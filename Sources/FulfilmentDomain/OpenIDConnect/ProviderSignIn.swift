@@ -66,7 +66,13 @@ package struct ProviderSignIn: Sendable {
         guard identity.emailVerified, let email = identity.email else { throw ProviderSignInError.emailNotVerified }
         if let (user, hash) = try await UserQueries.credentials(email: email, on: database.client, logger: logger) {
             try checkMayUse(provider, isWorkforce: isWorkforce, user: user)
-            guard PasswordHasher.isHash(hash) else { throw ProviderSignInError.accountExists }
+            guard PasswordHasher.isHash(hash) else {
+                // No password: an account made through a provider. It may be this very subject's,
+                // made by a first sign-in that raced this one (a double tap, a second device) between
+                // the link lookup above and this read: look at the link again before refusing.
+                if let signedIn = try await signInLinked(identity, with: provider, isWorkforce: isWorkforce, logger: logger) { return signedIn }
+                throw ProviderSignInError.accountExists
+            }
             guard let password else { throw ProviderSignInError.passwordRequired(email: user.email, user: user.id) }
             let (_, matches) = try await accounts.checkPassword(
                 password, emailKey: user.email.lowercased(), address: ClientAddress.current, lane: .signIn, logger: logger
