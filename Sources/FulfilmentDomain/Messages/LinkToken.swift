@@ -15,6 +15,9 @@ package enum LinkToken {
         case unsubscribe
     }
 
+    /// The longest a token can be (the contract's bound): a key id, 32 hex digits, 43 of base64url.
+    package static let maximumLength = 200
+
     package static func make(_ purpose: Purpose, id: UUID, key: DataKey) -> String {
         let hex = id.uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let mac = HMAC<SHA256>.authenticationCode(for: Data("\(purpose.rawValue) \(hex)".utf8), using: key.key)
@@ -28,7 +31,7 @@ package enum LinkToken {
     /// `keys` (the unsubscribe link has no row of its own, so this is its whole check).
     package static func verify(_ token: String, purpose: Purpose, keys: DataKeyStore) -> UUID? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard token.utf8.count <= 200, parts.count == 3, let keyID = Int(parts[0]), let key = keys.key(keyID),
+        guard token.utf8.count <= maximumLength, parts.count == 3, let keyID = Int(parts[0]), let key = keys.key(keyID),
             parts[1].count == 32, let id = uuid(hex: String(parts[1]))
         else { return nil }
         return ConstantTime.equal(make(purpose, id: id, key: key), token) ? id : nil

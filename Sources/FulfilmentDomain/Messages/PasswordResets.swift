@@ -24,6 +24,8 @@ package struct PasswordResets: Sendable {
     /// answer either way (`request_password_reset`). Throws only `resetsThrottled`, counted
     /// whether or not the address has an account, so it tells nothing either.
     package func request(email raw: String, logger: Logger) async throws {
+        // No address is longer (the contract's bound); checked whatever the address, it tells nothing.
+        guard raw.utf8.count <= 320 else { throw AccountError.invalidEmail }
         let emailKey = String(raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().prefix(254))
         let id = UUID()
         let key = dataKeys.current.current
@@ -44,14 +46,13 @@ package struct PasswordResets: Sendable {
     /// Sets the password of the account a reset link names and ends every session of it. The
     /// link is checked before the bcrypt work and again, under a lock, when it is used.
     package func confirm(token: String, newPassword: String, confirmation: String? = nil, logger: Logger) async throws {
-        guard token.utf8.count <= 200, LinkToken.verify(token, purpose: .passwordReset, keys: dataKeys) != nil else {
-            throw AccountError.linkNotValid(reason: "unknown")
-        }
+        guard token.utf8.count <= LinkToken.maximumLength else { throw APIError.invalidField("token", "A link's token is at most 200 characters.") }
         do {
             try AccountRules.password(newPassword, confirmation: confirmation)
         } catch {
             throw AccountError.inField(error, field: error == .passwordMismatch ? "newPasswordConfirmation" : "newPassword")
         }
+        guard LinkToken.verify(token, purpose: .passwordReset, keys: dataKeys) != nil else { throw AccountError.linkNotValid(reason: "unknown") }
         let hash = Data(LinkToken.hash(token))
         let state = try await status(of: hash, logger: logger)
         guard state == "ok" else { throw AccountError.linkNotValid(reason: state) }

@@ -91,6 +91,7 @@ package struct Profiles: Sendable {
     /// Confirms a new address from its link: the account uses it from now on. Signed in or not:
     /// the link is the proof of the address, and the old address was told when it was asked for.
     package func confirmEmail(token: String, logger: Logger) async throws -> UserID {
+        guard token.utf8.count <= LinkToken.maximumLength else { throw APIError.invalidField("token", "A link's token is at most 200 characters.") }
         guard LinkToken.verify(token, purpose: .emailChange, keys: dataKeys) != nil else { throw AccountError.linkNotValid(reason: "unknown") }
         let hash = Data(LinkToken.hash(token))
         let outcome = try await database.transaction(logger: logger) { connection in

@@ -54,6 +54,9 @@ extension API {
     }
 }
 
+extension Components.Schemas.MessageList: CursorList {}
+extension Components.Schemas.MessagePage: CursorList {}
+
 extension Components.Schemas.MessageSummary {
     init(_ message: MessageRecord) throws {
         self.init(
