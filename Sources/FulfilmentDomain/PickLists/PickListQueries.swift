@@ -67,15 +67,7 @@ package enum PickListQueries {
             FROM pick_lists pl JOIN stores s ON s.id = pl.store_id LEFT JOIN store_calendars c ON c.store_id = pl.store_id
             WHERE pl.id = \(id.rawValue) AND pl.store_id = \(scope)
             """, logger: logger)
-        for try await row in head {
-            let r = row.makeRandomAccess()
-            pickList = PickListRecord(
-                id: PickListID(try r["id"].decode(UUID.self)), storeID: StoreID(try r["store_id"].decode(UUID.self)),
-                storeName: try r["store_name"].decode(String.self),
-                timeZone: try r["time_zone"].decode(String?.self).flatMap(TimeZone.init(identifier:)),
-                status: try r["status"].decode(String.self), createdAt: try r["created_at"].decode(Date.self),
-                completedAt: try r["completed_at"].decode(Date?.self), orders: [], lines: [], locations: [:])
-        }
+        for try await row in head { pickList = try headRecord(row.makeRandomAccess()) }
         guard var pickList else { return nil }
         let orders = try await connection.run(
             """
@@ -83,15 +75,7 @@ package enum PickListQueries {
             FROM pick_list_orders plo JOIN orders o ON o.id = plo.order_id
             WHERE plo.pick_list_id = \(id.rawValue) ORDER BY plo.tote
             """, logger: logger)
-        for try await row in orders {
-            let r = row.makeRandomAccess()
-            let end = try r["pickup_slot_end"].decode(Date?.self)
-            let slot = try r["pickup_slot_start"].decode(Date?.self).flatMap { start in end.map { PickupSlot(start: start, end: $0) } }
-            pickList.orders.append(
-                .init(
-                    orderID: OrderID(try r["id"].decode(UUID.self)), number: try r["number"].decode(Int64.self),
-                    tote: try r["tote"].decode(String.self), status: try r["status"].stored(OrderStatus.self).rawValue, pickupSlot: slot))
-        }
+        for try await row in orders { pickList.orders.append(try orderEntry(row.makeRandomAccess())) }
         let lines = try await connection.run(
             """
             SELECT l.order_id, o.number AS order_number, l.product_id, l.name, p.sku, p.barcode, l.quantity,
@@ -111,30 +95,51 @@ package enum PickListQueries {
               AND l.substitute_for IS NULL AND l.quantity > 0
             ORDER BY l.order_id, l.product_id
             """, logger: logger)
-        for row in lines.collect() {
-            let r = row.makeRandomAccess()
-            // The line's substitution preference (issue 27).
-            let preference = SubstitutionPreference(
-                kind: try r["substitution"].stored(SubstitutionPreference.Kind.self),
-                productIDs: try r["substitute_ids"].decode([UUID].self).map(ProductID.init))
-            let productID = ProductID(try r["product_id"].decode(UUID.self))
-            pickList.lines.append(
-                .init(
-                    orderID: OrderID(try r["order_id"].decode(UUID.self)), orderNumber: try r["order_number"].decode(Int64.self),
-                    productID: productID, name: try r["name"].decode(String.self), sku: try r["sku"].decode(String.self),
-                    barcode: try r["barcode"].decode(String?.self), quantity: Int(try r["quantity"].decode(Int32.self)),
-                    picked: Int(try r["picked_quantity"].decode(Int32.self)), short: try r["picked_short"].decode(Bool.self),
-                    substitution: preference, substituteNames: try r["substitute_names"].decode([String].self),
-                    substituted: Int(try r["substituted_quantity"].decode(Int32.self))))
-            if let code = try r["aisle_code"].decode(String?.self), let name = try r["aisle_name"].decode(String?.self),
-                let walkOrder = try r["walk_order"].decode(Int32?.self), let zone = try r["zone"].stored(TemperatureZone?.self)
-            {
-                pickList.locations[PickList.ProductID(productID)] = ShelfLocation(
-                    aisle: Aisle(code: code, name: name, walkOrder: Int(walkOrder)), zone: zone,
-                    bay: Int(try r["bay"].decode(Int32?.self) ?? 1), shelf: try r["shelf"].decode(String?.self) ?? "")
-            }
-        }
+        for row in lines.collect() { try addLine(row.makeRandomAccess(), to: &pickList) }
         return pickList
+    }
+
+    // The rows of ``pickList(_:in:on:logger:)``, decoded outside the async function: the release
+    // build's optimiser (Swift 6.3, LLVM's coroutine splitting) crashed on them decoded inline.
+
+    private static func headRecord(_ r: PostgresRandomAccessRow) throws -> PickListRecord {
+        PickListRecord(
+            id: PickListID(try r["id"].decode(UUID.self)), storeID: StoreID(try r["store_id"].decode(UUID.self)),
+            storeName: try r["store_name"].decode(String.self),
+            timeZone: try r["time_zone"].decode(String?.self).flatMap(TimeZone.init(identifier:)),
+            status: try r["status"].decode(String.self), createdAt: try r["created_at"].decode(Date.self),
+            completedAt: try r["completed_at"].decode(Date?.self), orders: [], lines: [], locations: [:])
+    }
+
+    private static func orderEntry(_ r: PostgresRandomAccessRow) throws -> PickListRecord.ToteOrder {
+        let end = try r["pickup_slot_end"].decode(Date?.self)
+        let slot = try r["pickup_slot_start"].decode(Date?.self).flatMap { start in end.map { PickupSlot(start: start, end: $0) } }
+        return .init(
+            orderID: OrderID(try r["id"].decode(UUID.self)), number: try r["number"].decode(Int64.self),
+            tote: try r["tote"].decode(String.self), status: try r["status"].stored(OrderStatus.self).rawValue, pickupSlot: slot)
+    }
+
+    private static func addLine(_ r: PostgresRandomAccessRow, to pickList: inout PickListRecord) throws {
+        // The line's substitution preference (issue 27).
+        let preference = SubstitutionPreference(
+            kind: try r["substitution"].stored(SubstitutionPreference.Kind.self),
+            productIDs: try r["substitute_ids"].decode([UUID].self).map(ProductID.init))
+        let productID = ProductID(try r["product_id"].decode(UUID.self))
+        pickList.lines.append(
+            .init(
+                orderID: OrderID(try r["order_id"].decode(UUID.self)), orderNumber: try r["order_number"].decode(Int64.self),
+                productID: productID, name: try r["name"].decode(String.self), sku: try r["sku"].decode(String.self),
+                barcode: try r["barcode"].decode(String?.self), quantity: Int(try r["quantity"].decode(Int32.self)),
+                picked: Int(try r["picked_quantity"].decode(Int32.self)), short: try r["picked_short"].decode(Bool.self),
+                substitution: preference, substituteNames: try r["substitute_names"].decode([String].self),
+                substituted: Int(try r["substituted_quantity"].decode(Int32.self))))
+        if let code = try r["aisle_code"].decode(String?.self), let name = try r["aisle_name"].decode(String?.self),
+            let walkOrder = try r["walk_order"].decode(Int32?.self), let zone = try r["zone"].stored(TemperatureZone?.self)
+        {
+            pickList.locations[PickList.ProductID(productID)] = ShelfLocation(
+                aisle: Aisle(code: code, name: name, walkOrder: Int(walkOrder)), zone: zone,
+                bay: Int(try r["bay"].decode(Int32?.self) ?? 1), shelf: try r["shelf"].decode(String?.self) ?? "")
+        }
     }
 
     /// The caller's store's open pick lists, oldest first.
