@@ -73,10 +73,12 @@ BEGIN
     DELETE FROM provider_sign_ins WHERE user_id = p_user;
     -- Their mail (issue 44): the record of what was sent stays for the order's history, without
     -- the address or what it quoted; unsent mail is never sent; open links stop working.
+    -- (Its orders' messages through messages_order, the others through messages_unordered_user.)
     UPDATE messages SET recipient = 'erased-' || p_user || '@erased.invalid', data = '{}',
                         status = CASE WHEN status = 'pending' THEN 'suppressed' ELSE status END,
                         last_error = CASE WHEN status = 'pending' THEN 'Not sent: the account was erased' ELSE last_error END
-     WHERE user_id = p_user;
+     WHERE user_id = p_user
+       AND (order_id IS NULL OR order_id IN (SELECT o.id FROM orders o WHERE o.customer_id = p_user));
     DELETE FROM password_resets WHERE user_id = p_user;
     DELETE FROM email_changes WHERE user_id = p_user;
     UPDATE users SET email = 'erased-' || id || '@erased.invalid', name = v_tombstone, password_hash = '!',

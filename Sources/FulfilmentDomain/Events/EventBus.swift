@@ -78,8 +78,9 @@ public final class EventBus: Service, Sendable {
         subscribe(.all)
     }
 
-    /// Wakes when a commit queued mail (`sql/routines/queue_message.sql`), and when the listener
-    /// (re)connects: the mail sender claims at once rather than at its next poll.
+    /// Wakes when a commit queued mail (`sql/routines/queue_message.sql`) or wrote events (whose
+    /// mail `queue_event_messages` writes in the same commit), and when the listener (re)connects:
+    /// the mail sender claims then rather than at its next poll.
     package func subscribeToMail() -> AsyncStream<Void> {
         subscribe(.mail)
     }
@@ -185,6 +186,8 @@ public final class EventBus: Service, Sendable {
                                 case .written(let store):
                                     self.state.withLock { _ = $0.toNumber.insert(store) }
                                     numberingWake.yield()
+                                    // A commit that wrote events may have written their mail (queue_event_messages).
+                                    self.wakeMail()
                                 case .numbered(let store, let webhooks):
                                     self.wake(store: store, all: webhooks)
                                 case .sessionEnded(let session):

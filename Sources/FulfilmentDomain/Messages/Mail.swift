@@ -37,7 +37,9 @@ package struct Mail: Sendable {
         let client = database.client
         let store = try await message.storeID.asyncMap { try await MessageContentQueries.store($0, on: client, logger: logger) } ?? nil
         let order = try await message.orderID.asyncMap { try await OrderQueries.order(id: $0, on: client, logger: logger) } ?? nil
-        let name = try await message.userID.asyncMap { try await MessageContentQueries.name(of: $0, on: client, logger: logger) } ?? ""
+        // An order's customer is named on the order; an account's message reads the account.
+        var name = order?.customerName ?? ""
+        if order == nil, let user = message.userID { name = try await MessageContentQueries.name(of: user, on: client, logger: logger) }
         var content = MessageContent(store: store, order: order, name: name, baseURL: baseURL)
         let withholdLinks = reader && isSending
         switch message.kind {

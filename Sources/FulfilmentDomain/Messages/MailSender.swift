@@ -107,6 +107,8 @@ package struct MailSenderService: Service {
                     signal.finish()
                 }
                 for await _ in signals {
+                    // Wake-ups that arrive meanwhile are one (the stream keeps the newest only).
+                    try? await Task.sleep(for: settings.gather)
                     while !Task.isCancelled {
                         let room = settings.concurrency - inFlight.value
                         guard room > 0 else { break }

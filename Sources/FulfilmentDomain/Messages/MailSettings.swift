@@ -25,6 +25,9 @@ package struct MailSettings: Sendable {
     package var pollInterval: Duration = .milliseconds(5000)
     /// The most messages one instance sends at once.
     package var concurrency = 4
+    /// How long the sender gathers wake-ups before it claims: a burst of commits (16 checkouts
+    /// at once) is one claim of many messages, not one claim each (`mail-bench`).
+    package var gather: Duration = .milliseconds(100)
     /// A fault hook for the kill -9 test only (`FULFILMENT_MAIL_RECORD_DELAY_MS`): a pause
     /// between the server accepting a message and recording it. Never set it in production.
     package var recordDelay: Duration = .zero

@@ -4,17 +4,23 @@ import PostgresNIO
 
 /// The SQL a message's content is read with when it is rendered (`Mail.content(of:)`).
 package enum MessageContentQueries {
-    /// The store's name, address and logo; nil when there is no such store.
+    /// The store's name, address, logo and calendar (its zone and hours), in one statement; nil
+    /// when there is no such store.
     package static func store(_ id: StoreID, on client: PostgresClient, logger: Logger) async throws -> MessageContent.Store? {
-        let rows = try await client.run("SELECT s.name, s.address, s.logo_url FROM stores s WHERE s.id = \(id.rawValue)", logger: logger)
-        for try await row in rows {
-            let r = row.makeRandomAccess()
-            let calendar = try await CalendarQueries.calendar(store: id, on: client, logger: logger)
-            return MessageContent.Store(
-                name: try r["name"].decode(String.self), address: try r["address"].decode(String.self),
-                logoURL: try r["logo_url"].decode(String?.self), timeZone: calendar?.timeZone, hours: calendar?.hours ?? [])
-        }
+        let rows = try await client.run(
+            """
+            SELECT s.name, s.address, s.logo_url, k.*
+            FROM stores s LEFT JOIN LATERAL store_calendar(s.id) k ON true WHERE s.id = \(id.rawValue)
+            """, logger: logger)
+        for try await row in rows { return try store(row.makeRandomAccess()) }
         return nil
+    }
+
+    private static func store(_ r: PostgresRandomAccessRow) throws -> MessageContent.Store {
+        let calendar = try CalendarQueries.calendar(in: r, from: 3)
+        return MessageContent.Store(
+            name: try r["name"].decode(String.self), address: try r["address"].decode(String.self),
+            logoURL: try r["logo_url"].decode(String?.self), timeZone: calendar?.timeZone, hours: calendar?.hours ?? [])
     }
 
     /// The account's name now ("" for an account that is gone).
