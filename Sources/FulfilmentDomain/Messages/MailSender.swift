@@ -97,7 +97,13 @@ package struct MailSenderService: Service {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask {
-                    for await _ in wakes { signal.yield() }
+                    // Commits' wake-ups are gathered for a moment (those that arrive meanwhile are
+                    // one: the stream keeps the newest only), so a burst of checkouts is one claim
+                    // of many messages; a send that ends claims at once.
+                    for await _ in wakes {
+                        try? await Task.sleep(for: settings.gather)
+                        signal.yield()
+                    }
                 }
                 group.addTask {
                     while !Task.isCancelled {
@@ -107,8 +113,6 @@ package struct MailSenderService: Service {
                     signal.finish()
                 }
                 for await _ in signals {
-                    // Wake-ups that arrive meanwhile are one (the stream keeps the newest only).
-                    try? await Task.sleep(for: settings.gather)
                     while !Task.isCancelled {
                         let room = settings.concurrency - inFlight.value
                         guard room > 0 else { break }
