@@ -91,52 +91,17 @@ package struct MailSenderService: Service {
         logger.info("sending mail", metadata: ["server": "\(smtp)", "from": "\(mail.settings.from.email)"])
         let sender = MailSender(mail: mail, transport: SMTPTransport(settings: smtp))
         let settings = mail.settings
-        let wakes = bus.subscribeToMail()
-        let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let inFlight = InFlightCount()
+        // Commits' wake-ups are gathered for a moment, so a burst of checkouts is one claim of
+        // many messages; a send that ends claims at once.
         await cancelWhenGracefulShutdown {
-            await withDiscardingTaskGroup { group in
-                group.addTask {
-                    // Commits' wake-ups are gathered for a moment (those that arrive meanwhile are
-                    // one: the stream keeps the newest only), so a burst of checkouts is one claim
-                    // of many messages; a send that ends claims at once.
-                    for await _ in wakes {
-                        try? await Task.sleep(for: settings.gather)
-                        signal.yield()
-                    }
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        signal.yield()
-                        try? await Task.sleep(for: settings.pollInterval)
-                    }
-                    signal.finish()
-                }
-                for await _ in signals {
-                    while !Task.isCancelled {
-                        let room = settings.concurrency - inFlight.value
-                        guard room > 0 else { break }
-                        let claimed: [MessageRecord]
-                        do {
-                            claimed = try await sender.claim(room: room, logger: logger)
-                        } catch {
-                            logger.warning(
-                                "mail claim failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
-                            break
-                        }
-                        for message in claimed {
-                            inFlight.add(1)
-                            group.addTask {
-                                await sender.send(message, logger: logger)
-                                inFlight.add(-1)
-                                signal.yield()
-                            }
-                        }
-                        if claimed.count < room { break }
-                    }
-                }
-                group.cancelAll()
-            }
+            await ClaimLoop.run(
+                concurrency: settings.concurrency, pollInterval: settings.pollInterval, wakes: bus.subscribeToMail(),
+                gather: settings.gather,
+                claim: { room in try await sender.claim(room: room, logger: logger) },
+                claimFailed: { error in
+                    logger.warning("mail claim failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+                },
+                handle: { message in await sender.send(message, logger: logger) })
         }
     }
 }

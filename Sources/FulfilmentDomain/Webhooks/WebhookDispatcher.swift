@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOPosix
 import ServiceLifecycle
-import Synchronization
 
 /// Sends due deliveries: claim what there is room for (committed), send each on its own, record
 /// each outcome in a transaction of its own. At least once, never the same attempt by two
@@ -113,55 +112,15 @@ package struct WebhookDispatcherService: Service {
                 responseLimit: settings.responseLimit,
                 allowPrivate: settings.allowPrivate, lookUp: { try await resolver.lookUp($0) }))
         let wakes = bus.subscribeToAll()
-        let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let inFlight = InFlightCount()
         await cancelWhenGracefulShutdown {
-            await withDiscardingTaskGroup { group in
-                group.addTask {
-                    for await _ in wakes { signal.yield() }
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        signal.yield()
-                        try? await Task.sleep(for: settings.pollInterval)
-                    }
-                    signal.finish()
-                }
-                for await _ in signals {
-                    guard !Task.isCancelled else { break }
-                    while !Task.isCancelled {
-                        let room = settings.concurrency - inFlight.value
-                        guard room > 0 else { break }
-                        let claimed: [ClaimedDelivery]
-                        do {
-                            claimed = try await dispatcher.claim(room: room, logger: logger)
-                        } catch {
-                            logger.warning(
-                                "webhook claim failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
-                            break
-                        }
-                        for delivery in claimed {
-                            inFlight.add(1)
-                            group.addTask {
-                                await dispatcher.deliver(delivery, logger: logger)
-                                inFlight.add(-1)
-                                signal.yield()
-                            }
-                        }
-                        if claimed.count < room { break }
-                    }
-                }
-                group.cancelAll()
-            }
+            await ClaimLoop.run(
+                concurrency: settings.concurrency, pollInterval: settings.pollInterval, wakes: wakes,
+                claim: { room in try await dispatcher.claim(room: room, logger: logger) },
+                claimFailed: { error in
+                    logger.warning("webhook claim failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
+                },
+                handle: { delivery in await dispatcher.deliver(delivery, logger: logger) })
         }
         try? await resolverThreads.shutdownGracefully()
     }
-}
-
-/// How many attempts this instance has in flight.
-package final class InFlightCount: Sendable {
-    package init() {}
-    private let count = Mutex(0)
-    package var value: Int { count.withLock { $0 } }
-    package func add(_ change: Int) { count.withLock { $0 += change } }
 }
