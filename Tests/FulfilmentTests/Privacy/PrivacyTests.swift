@@ -78,6 +78,10 @@ struct PrivacyTests {
             #expect(collected["lines"].array.first?["name"].string == "Callaloo")
             #expect(document["recipes"].array.first?["title"].string == "Callaloo and saltfish")
             #expect(document["webhookDeliveries"].array.isEmpty)
+            // Its mail (issue 44): the collected order's receipt among it, every message to this address.
+            let mail = document["messages"].array
+            #expect(mail.contains { $0["orderId"] == order["id"] && $0["kind"].string == "order_placed" }, "\(mail)")
+            #expect(mail.allSatisfy { $0["recipient"].string == email })
 
             let nobody = try await app.request(.get, "/v1/me/export")
             #expect(nobody.status == .unauthorized)
