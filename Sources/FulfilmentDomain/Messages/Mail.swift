@@ -104,11 +104,3 @@ package struct Mail: Sendable {
         try await MessageQueries.message(id, in: try StoreScope(managerOrAdmin: identity), on: database.client, logger: logger)
     }
 }
-
-extension Optional {
-    /// `map` with an asynchronous transform.
-    package func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
-    }
-}

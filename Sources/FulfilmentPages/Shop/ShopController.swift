@@ -126,10 +126,3 @@ extension ShopController {
         return components.string ?? request.uri.path
     }
 }
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
-    }
-}
