@@ -5,16 +5,15 @@ CREATE OR REPLACE FUNCTION confirm_email_change(p_token_hash bytea)
 RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     v_change email_changes;
+    v_state text;
 BEGIN
     SELECT * INTO v_change FROM email_changes c WHERE c.token_hash = p_token_hash FOR UPDATE;
     IF v_change.id IS NULL THEN
         RETURN 'unknown';
-    ELSIF v_change.confirmed_at IS NOT NULL THEN
-        RETURN 'used';
-    ELSIF v_change.ended_at IS NOT NULL THEN
-        RETURN 'superseded';
-    ELSIF v_change.expires_at <= now() THEN
-        RETURN 'expired';
+    END IF;
+    v_state := link_state(v_change.confirmed_at, v_change.ended_at, v_change.expires_at);
+    IF v_state <> 'ok' THEN
+        RETURN v_state;
     END IF;
     BEGIN
         UPDATE users SET email = v_change.new_email WHERE id = v_change.user_id AND erased_at IS NULL;

@@ -6,16 +6,15 @@ CREATE OR REPLACE FUNCTION confirm_password_reset(p_token_hash bytea, p_new_hash
 RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     v_reset password_resets;
+    v_state text;
 BEGIN
     SELECT * INTO v_reset FROM password_resets r WHERE r.token_hash = p_token_hash FOR UPDATE;
     IF v_reset.id IS NULL THEN
         RETURN 'unknown';
-    ELSIF v_reset.used_at IS NOT NULL THEN
-        RETURN 'used';
-    ELSIF v_reset.ended_at IS NOT NULL THEN
-        RETURN 'superseded';
-    ELSIF v_reset.expires_at <= now() THEN
-        RETURN 'expired';
+    END IF;
+    v_state := link_state(v_reset.used_at, v_reset.ended_at, v_reset.expires_at);
+    IF v_state <> 'ok' THEN
+        RETURN v_state;
     END IF;
     UPDATE users SET password_hash = p_new_hash
     WHERE id = v_reset.user_id AND erased_at IS NULL AND disabled_at IS NULL;

@@ -76,9 +76,7 @@ package struct PasswordResets: Sendable {
     private func status(of hash: Data, logger: Logger) async throws -> String {
         let rows = try await database.client.run(
             """
-            SELECT CASE WHEN r.used_at IS NOT NULL THEN 'used' WHEN r.ended_at IS NOT NULL THEN 'superseded'
-                        WHEN r.expires_at <= now() THEN 'expired' ELSE 'ok' END
-            FROM password_resets r WHERE r.token_hash = \(hash)
+            SELECT link_state(r.used_at, r.ended_at, r.expires_at) FROM password_resets r WHERE r.token_hash = \(hash)
             """, logger: logger)
         for try await state in rows.decode(String.self) { return state }
         return "unknown"
