@@ -1,27 +1,26 @@
--- Puts one message for `p_user` in the mail outbox (messages), in the caller's transaction: once
--- per kind, moment and address (a second call for the same moment adds nothing). An account
--- that was erased gets nothing; an address that bounced for good is recorded as suppressed, so
--- staff can see the customer was not told and why. Answers the message's id, or NULL.
+-- Puts one message for `p_user` in the mail outbox (messages), in the caller's transaction, in
+-- one statement: once per kind, moment and address (a second call for the same moment adds
+-- nothing). An account that was erased gets nothing; an address that bounced for good is
+-- recorded as suppressed, so staff can see the customer was not told and why. `p_address`: to
+-- another address than the account's (a new one to confirm). `p_notify`: wake the senders (an
+-- event's messages need not: emit_event's own notification does). Answers the message's id, or NULL.
 CREATE OR REPLACE FUNCTION queue_message(
-    p_store uuid, p_order uuid, p_user uuid, p_kind text, p_moment text, p_data jsonb, p_address text DEFAULT NULL)
+    p_store uuid, p_order uuid, p_user uuid, p_kind text, p_moment text, p_data jsonb, p_address text DEFAULT NULL,
+    p_notify boolean DEFAULT true)
 RETURNS uuid LANGUAGE plpgsql AS $$
 DECLARE
-    v_address text;
-    v_bounced text;
     v_id uuid;
+    v_status text;
 BEGIN
-    SELECT coalesce(p_address, u.email) INTO v_address FROM users u WHERE u.id = p_user AND u.erased_at IS NULL;
-    IF v_address IS NULL THEN
-        RETURN NULL;
-    END IF;
-    SELECT b.reply INTO v_bounced FROM bounced_addresses b WHERE b.address_key = lower(v_address);
     INSERT INTO messages (store_id, order_id, user_id, kind, moment, recipient, data, status, last_error)
-    VALUES (p_store, p_order, p_user, p_kind, p_moment, v_address, coalesce(p_data, '{}'),
-            CASE WHEN v_bounced IS NULL THEN 'pending' ELSE 'suppressed' END,
-            CASE WHEN v_bounced IS NULL THEN NULL ELSE left('Not sent: this address bounced before (' || v_bounced || ')', 1000) END)
+    SELECT p_store, p_order, u.id, p_kind, p_moment, coalesce(p_address, u.email), coalesce(p_data, '{}'),
+           CASE WHEN b.reply IS NULL THEN 'pending' ELSE 'suppressed' END,
+           left('Not sent: this address bounced before (' || b.reply || ')', 1000)
+    FROM users u LEFT JOIN bounced_addresses b ON b.address_key = lower(coalesce(p_address, u.email))
+    WHERE u.id = p_user AND u.erased_at IS NULL
     ON CONFLICT (kind, moment, recipient) DO NOTHING
-    RETURNING id INTO v_id;
-    IF v_id IS NOT NULL AND v_bounced IS NULL THEN
+    RETURNING id, status INTO v_id, v_status;
+    IF p_notify AND v_status = 'pending' THEN
         PERFORM pg_notify('fulfilment_events', 'mail');
     END IF;
     RETURN v_id;
