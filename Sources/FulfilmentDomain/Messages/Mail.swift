@@ -88,8 +88,13 @@ package struct Mail: Sendable {
     /// The messages of an order its reader may see (the customer's own, or staff of its store;
     /// another's order is not found), oldest first.
     package func messages(of order: OrderID, visibleTo identity: Identity, orders: Orders, logger: Logger) async throws -> [MessageRecord] {
-        _ = try await orders.order(order, visibleTo: identity, logger: logger)
-        return try await MessageQueries.messages(of: order, on: database.client, logger: logger)
+        try await messages(of: try await orders.order(order, visibleTo: identity, logger: logger), logger: logger)
+    }
+
+    /// The messages of an order already read for its reader (that read checked who may see it),
+    /// oldest first: the console's order page shows both without reading the order twice.
+    package func messages(of order: Order, logger: Logger) async throws -> [MessageRecord] {
+        try await MessageQueries.messages(of: order.id, on: database.client, logger: logger)
     }
 
     /// The newest messages a manager (their store's) or the chain's admin (every one) may read.

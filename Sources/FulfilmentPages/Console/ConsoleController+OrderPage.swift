@@ -32,7 +32,7 @@ extension ConsoleController {
     func orderPage(_ visit: PageVisit, _ orderID: String, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard visit.identity.role.worksInStore else { throw AccessError.forbidden }
         let order = try await services.orders.order(orderID, visibleTo: visit.identity, logger: visit.logger)
-        let messages = try await services.mail.messages(of: order.id, visibleTo: visit.identity, orders: services.orders, logger: visit.logger)
+        let messages = try await services.mail.messages(of: order, logger: visit.logger)
         return OrderView.page(
             session: visit.session, csrf: ConsolePage.csrfInput(visit.session), notice: notice, order: order, messages: messages
         ).response(status: status)
