@@ -20,10 +20,7 @@ extension ConsoleController {
         router.get("/console/mail/:messageId") { request, context in
             let id = context.parameters.get("messageId") ?? ""
             return try await page(request, context, operation: "getMessage") { visit in
-                guard let id = MessageID(id), let message = try await services.mail.message(id, for: visit.identity, logger: visit.logger) else {
-                    return ConsolePage.message("Not found", "That message was not found.", session: visit.session, status: .notFound)
-                }
-                let (mail, _) = try await services.mail.compose(message, reader: true, logger: visit.logger)
+                guard let (message, mail) = try await readable(id, visit) else { return notFound(visit) }
                 return MailView.detail(session: visit.session, message: message, mail: mail).response()
             }
         }
@@ -32,10 +29,7 @@ extension ConsoleController {
         router.get("/console/mail/:messageId/body") { request, context in
             let id = context.parameters.get("messageId") ?? ""
             return try await page(request, context, operation: "getMessage") { visit in
-                guard let id = MessageID(id), let message = try await services.mail.message(id, for: visit.identity, logger: visit.logger) else {
-                    return ConsolePage.message("Not found", "That message was not found.", session: visit.session, status: .notFound)
-                }
-                let (mail, _) = try await services.mail.compose(message, reader: true, logger: visit.logger)
+                guard let (_, mail) = try await readable(id, visit) else { return notFound(visit) }
                 var html = mail.html
                 for image in mail.images {
                     html = html.replacingOccurrences(
@@ -48,5 +42,18 @@ extension ConsoleController {
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
             }
         }
+    }
+
+    /// Message `id` as its reader gets it (a reset's link withheld while mail is sent), if the
+    /// visitor may read it: their store's for a manager, any for the chain's admin.
+    private func readable(_ id: String, _ visit: PageVisit) async throws -> (MessageRecord, MailMessage)? {
+        guard let id = MessageID(id), let message = try await services.mail.message(id, for: visit.identity, logger: visit.logger) else {
+            return nil
+        }
+        return (message, try await services.mail.compose(message, reader: true, logger: visit.logger).0)
+    }
+
+    private func notFound(_ visit: PageVisit) -> Response {
+        ConsolePage.message("Not found", "That message was not found.", session: visit.session, status: .notFound)
     }
 }
