@@ -21,6 +21,7 @@ package enum MessageTemplates {
         var subject = ""
         var showsQR = false
         var footer = "You get this message because you have an account with \(sender)."
+        let ordered = "You get this message because you placed an order with \(sender)."
         let order = content.order
         let zone = store?.timeZone
         let number = order.map { "#\($0.number)" } ?? ""
@@ -60,7 +61,7 @@ package enum MessageTemplates {
             }
             qr()
             if let orderLink { blocks.append(.button("See your order", orderLink)) }
-            footer = "You get this message because you placed an order with \(sender)."
+            footer = ordered
 
         case .readyForPickup:
             subject = "Order \(number) is ready to collect at \(sender)"
@@ -75,7 +76,7 @@ package enum MessageTemplates {
             }
             qr()
             if let orderLink { blocks.append(.button("I'm here", orderLink)) }
-            footer = "You get this message because you placed an order with \(sender)."
+            footer = ordered
 
         case .substitutionProposed:
             subject = "A substitution in order \(number): please decide"
@@ -96,7 +97,7 @@ package enum MessageTemplates {
             }
             blocks.append(.facts(facts))
             if let orderLink { blocks.append(.button("Accept or refuse", orderLink)) }
-            footer = "You get this message because you placed an order with \(sender)."
+            footer = ordered
 
         case .collectionReminder:
             subject = "Order \(number) is waiting for you at \(sender)"
@@ -128,7 +129,7 @@ package enum MessageTemplates {
             } else {
                 blocks.append(.paragraph("Nothing was charged for it."))
             }
-            footer = "You get this message because you placed an order with \(sender)."
+            footer = ordered
 
         case .refundMade:
             let amount = MoneyText.format(Int64(data["amount"].int ?? 0), data["currency"].string ?? "")
@@ -137,7 +138,7 @@ package enum MessageTemplates {
             let how = data["method"].string == "desk" ? "at the store's desk" : "to the card or account you paid with"
             blocks.append(.paragraph("\(greeting), we refunded \(amount) for your order \(number), \(how)."))
             if let orderLink { blocks.append(.button("See your order", orderLink)) }
-            footer = "You get this message because you placed an order with \(sender)."
+            footer = ordered
 
         case .backInStock:
             let product = data["product"]["name"].string ?? "A favourite"
