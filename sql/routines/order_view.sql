@@ -4,7 +4,10 @@
 -- The coupon's discount (migration 035) comes next, and each line's share in its JSON; then the
 -- customer's arrival (migration 036) as JSON text. Each line says its substitution preference,
 -- how much of it was substituted, and a substitute line its substitution (issue 27); each
--- history entry its kind and detail.
+-- history entry its kind and detail. Each line also says what it holds now (`held`,
+-- held_quantity: short picks, a refused substitute, a line removed at the desk) and what it costs
+-- now (`amount`, order_line_amount: what recompute_order_total adds up), so the lines a customer
+-- reads add up to the order's total.
 -- `OrderQueries.order` reads this; `collect_order_viewed` returns it after the scan.
 CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LANGUAGE sql STABLE ROWS 1 AS $$
     SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
@@ -17,7 +20,9 @@ CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LAN
                        'discount', l.discount_amount, 'substitution', l.substitution, 'substituteIds', l.substitute_ids,
                        'substitutedQuantity', l.substituted_quantity, 'substitutionId', l.substitution_id,
                        'substituteFor', l.substitute_for, 'substitutionStatus', l.substitution_status,
-                       'decidedAt', ((extract(epoch FROM l.substitution_decided_at) - 946684800) * 1000000)::int8)
+                       'decidedAt', ((extract(epoch FROM l.substitution_decided_at) - 946684800) * 1000000)::int8,
+                       'pickedShort', l.picked_short, 'held', held_quantity(l, o.packaged_at IS NOT NULL),
+                       'amount', order_line_amount(l, held_quantity(l, o.packaged_at IS NOT NULL)))
                    ORDER BY l.name, l.product_id), '[]')
             FROM order_lines l WHERE l.order_id = o.id)::text,
            (SELECT coalesce(json_agg(json_build_object(

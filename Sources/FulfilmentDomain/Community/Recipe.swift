@@ -74,16 +74,7 @@ package struct Recipe: Sendable {
 
 /// What putting a recipe in the cart did, line by line (`add_recipe_to_cart`).
 package struct RecipeToCart: Sendable, Decodable, Equatable {
-    package struct Line: Sendable, Decodable, Equatable {
-        package var index: Int
-        package var text: String
-        package var productId: UUID?
-        package var name: String?
-        package var quantity: Int?
-        package var cartQuantity: Int?
-        package var reason: String?
-        package var available: Int?
-    }
+    package typealias Line = CartAddition.Line
     package var storeId: UUID
     package var servings: Int
     package var added: [Line]

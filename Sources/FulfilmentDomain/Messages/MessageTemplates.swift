@@ -52,7 +52,7 @@ package enum MessageTemplates {
             blocks.append(.paragraph("\(greeting), we have your order \(number). Show the code below at the desk when you collect it."))
             if let order {
                 blocks.append(
-                    .lines(order.lines.filter { !$0.removed }.map { ($0.name, $0.quantity, MoneyText.format($0.lineTotal, order.total.currency)) }))
+                    .lines(order.lines.filter { $0.held > 0 }.map { ($0.name, $0.held, MoneyText.format($0.amount, order.total.currency)) }))
                 var facts = slotFacts()
                 if order.discount > 0 { facts.append(("Discount", "−" + MoneyText.format(order.discount, order.total.currency))) }
                 facts.append(("Total", MoneyText.format(order.total)))

@@ -6,6 +6,25 @@ import PostgresNIO
 /// lines are kept when the store changes.
 package enum CartQueries {
 
+    /// One line for ``add(_:customer:on:logger:)``, as `add_to_cart` reads it.
+    package struct Item: Encodable, Sendable {
+        package var index: Int
+        package var text: String
+        package var productId: UUID?
+        package var quantity: Int
+    }
+
+    /// Adds `items` to the customer's cart in one statement (`sql/routines/add_to_cart.sql`);
+    /// nil when the customer has no store for a cart.
+    package static func add(_ items: [Item], customer: UserID, on client: PostgresClient, logger: Logger) async throws -> CartAddition? {
+        let json = String(decoding: try JSONEncoder().encode(items), as: UTF8.self)
+        let rows = try await client.run("SELECT add_to_cart(\(customer.rawValue), \(json)::json)::text AS added", logger: logger)
+        let data = Data(try rows.collect()[0].makeRandomAccess()["added"].decode(String.self).utf8)
+        struct Refusal: Decodable { var code: String? }
+        if try JSONDecoder().decode(Refusal.self, from: data).code != nil { return nil }
+        return try JSONDecoder().decode(CartAddition.self, from: data)
+    }
+
     package static func cart(customer: UserID, on connection: some SQLRunner, logger: Logger) async throws -> Cart {
         // The cart's store, or else the store the customer chose for browsing; then one row per
         // line (or one row of NULL lines for an empty cart): `sql/routines/cart_view.sql`.

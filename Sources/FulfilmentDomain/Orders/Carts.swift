@@ -35,6 +35,22 @@ package struct Carts: Sendable {
         return try await cart(customer: customer, logger: logger)
     }
 
+    /// "Buy again": every product of `order` the customer chose (not substitutes the store
+    /// proposed), as many as they ordered, added to the cart in one statement (`add_to_cart`);
+    /// what the cart's store cannot sell now is named, not added. Without a store chosen,
+    /// `noStoreChosen`.
+    package func addAgain(_ order: Order, customer: UserID, logger: Logger) async throws -> CartAddition {
+        let items = order.lines.enumerated().compactMap { index, line -> CartQueries.Item? in
+            let ordered = line.quantity + line.substitutedQuantity
+            guard line.substitute == nil, ordered > 0 else { return nil }
+            return CartQueries.Item(index: index, text: line.name, productId: line.productID.rawValue, quantity: ordered)
+        }
+        guard let added = try await CartQueries.add(items, customer: customer, on: database.client, logger: logger) else {
+            throw ContentError.noStoreChosen
+        }
+        return added
+    }
+
     package func clear(customer: UserID, logger: Logger) async throws {
         try await CartQueries.clear(customer: customer, on: database.client, logger: logger)
     }

@@ -36,9 +36,22 @@ public struct OrderLine: Sendable, Equatable {
         public var decidedAt: Date?
     }
 
+    /// Closed short at picking: from packing on it holds what was picked.
+    public var pickedShort: Bool = false
+    /// What the line holds now, as the database counts it (`held_quantity`); nil on a line just
+    /// placed, which holds all it ordered.
+    public var heldQuantity: Int? = nil
+    /// What the line costs now (`order_line_amount` of what it holds, after its coupon share):
+    /// the lines' amounts add up to the order's total. Nil on a line just placed.
+    public var chargedAmount: Int64? = nil
+
     /// A substitute the customer rejected: it stays in the store, holds no stock, costs nothing.
     public var isRejected: Bool { substitute?.status == .rejected }
     public var lineTotal: Int64 { isRejected ? 0 : Money.lineTotal(unitPrice: unitPrice, quantity: quantity) }
+    /// What the line holds now: all it ordered until something changed it.
+    public var held: Int { heldQuantity ?? (removed || isRejected ? 0 : quantity) }
+    /// What the line costs now, after its share of a coupon.
+    public var amount: Int64 { chargedAmount ?? (removed ? 0 : lineTotal &- discount) }
 }
 
 /// "I'm here" (issue 27): when the customer first said so, and where they are.

@@ -19,6 +19,7 @@ package enum OrderParts {
         package var discount: Int64?
         package var substitution: String?, substituteIds: [UUID]?, substitutedQuantity: Int?
         package var substitutionId: UUID?, substituteFor: UUID?, substitutionStatus: String?, decidedAt: Int64?
+        package var pickedShort: Bool?, held: Int?, amount: Int64?
     }
     private struct Arrival: Decodable {
         package var at: Int64, bay: String?, vehicle: String?, note: String?
@@ -46,7 +47,7 @@ package enum OrderParts {
                     kind: try SubstitutionPreference.Kind.stored(line.substitution, column: "lines.substitution") ?? .none,
                     productIDs: (line.substituteIds ?? []).map(ProductID.init)),
                 substitutedQuantity: line.substitutedQuantity ?? 0,
-                substitute: substitute)
+                substitute: substitute, pickedShort: line.pickedShort ?? false, heldQuantity: line.held, chargedAmount: line.amount)
         }
     }
 

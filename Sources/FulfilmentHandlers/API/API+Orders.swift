@@ -138,7 +138,8 @@ extension Components.Schemas.Order {
                     productId: line.productID.description, name: line.name, quantity: line.quantity,
                     unitPrice: .init(amount: line.unitPrice, currency: currency),
                     lineTotal: .init(amount: line.removed ? 0 : line.lineTotal, currency: currency), pickedQuantity: line.pickedQuantity,
-                    minimumAge: line.minimumAge, removed: line.removed ? true : nil,
+                    held: line.held, amount: .init(amount: line.amount, currency: currency), minimumAge: line.minimumAge,
+                    removed: line.removed ? true : nil,
                     discount: .init(amount: line.discount, currency: currency), substitution: try .init(line.substitution),
                     substitutedQuantity: line.substitutedQuantity,
                     substitute: try line.substitute.map {

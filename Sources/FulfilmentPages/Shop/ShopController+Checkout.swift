@@ -18,9 +18,12 @@ extension ShopController {
         }
         router.post("/shop/checkout") { request, context in
             try await page(request, context, operation: "checkout") { visit in
+                // The slot's start in whole seconds, bounded to the years a calendar can name (the
+                // service then refuses anything its calendar did not offer); kept for the page drawn
+                // again after a refusal, so the customer's choice stays theirs.
+                let chosen = (try? visit.form.int("pickupSlot", label: "A pickup time", in: Self.slotSeconds))
+                    .flatMap { $0 }.map { Date(timeIntervalSince1970: TimeInterval($0)) }
                 do {
-                    // The slot's start in whole seconds, bounded to the years a calendar can name (the
-                    // service then refuses anything its calendar did not offer).
                     let slot = try visit.form.int("pickupSlot", label: "A pickup time", in: Self.slotSeconds)
                         .map { Date(timeIntervalSince1970: TimeInterval($0)) }
                     let result = try await services.checkout.run(
@@ -31,7 +34,8 @@ extension ShopController {
                 } catch {
                     let refused = try Self.clientRefusal(error)
                     return try await checkoutPage(
-                        visit, place: try await shopPlace(visit), notice: Notice(ok: false, text: refused.message), status: refused.status)
+                        visit, place: try await shopPlace(visit), chosen: chosen, notice: Notice(ok: false, text: refused.message),
+                        status: refused.status)
                 }
             }
         }
@@ -40,9 +44,9 @@ extension ShopController {
     /// A pickup slot's start as the form carries it: seconds since 1970, up to the end of 9999.
     static let slotSeconds = 0...LocalDate.lastSecond
 
-    private func checkoutPage(_ visit: PageVisit, place: ShopPlace, notice: Notice? = nil, status: HTTPResponse.Status = .ok) async throws
-        -> Response
-    {
+    private func checkoutPage(
+        _ visit: PageVisit, place: ShopPlace, chosen: Date? = nil, notice: Notice? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         guard let store = place.store else { return ConsolePage.redirect("/shop/stores") }
         guard !place.cart.lines.isEmpty else { return ConsolePage.redirect("/shop/cart") }
         var slots: [PickupSlots.Availability] = []
@@ -57,7 +61,8 @@ extension ShopController {
         }
         return ShopCheckoutView.page(
             frame: shopFrame(visit, place: place, notice: notice), store: store, cart: place.cart, itemCount: place.itemCount, slots: slots,
-            zone: zone, hasCalendar: hasCalendar, attempt: UUID().uuidString
+            zone: zone, hasCalendar: hasCalendar, attempt: UUID().uuidString, chosen: chosen,
+            day: Self.query(visit.request)["day"].flatMap(LocalDate.init)
         ).response(status: status)
     }
 }

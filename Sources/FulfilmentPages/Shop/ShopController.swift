@@ -34,6 +34,7 @@ package struct ShopController: PageController {
         registerShopCart(on: routes)
         registerShopCheckout(on: routes)
         registerCustomerOrders(on: routes)
+        registerOrderChanges(on: routes)
         return routes
     }
 }
@@ -91,6 +92,10 @@ extension ShopController {
         "placed": "Your order is placed. Show the code below at the desk.",
         "arrived": "Thank you: the store knows you are here and is bringing your order out.",
         "welcome": "Welcome! Choose the store you will collect from.",
+        "kept": "You kept the substitute.",
+        "refused": "You refused the substitute: it stays in the store and is not charged.",
+        "moved": "Your pickup time is changed. Your code is new: the one you had no longer works.",
+        "cancelled": "Your order is cancelled. Nothing is charged.",
     ]
 
     static func redirectNotice(_ request: Request) -> Notice? {

@@ -96,8 +96,12 @@ struct ShopBrowserTests {
                 try await Self.checkPage(browser, "checkout", width: width)
                 #expect(try await browser.attribute("#\(fullID)", "disabled") != nil)
                 #expect(try await browser.text("label[for='\(fullID)']").hasSuffix("(full)"))
-                let chosen = try #require(try await browser.script("return document.querySelector('input[name=pickupSlot]:checked').id") as? String)
+                // Nothing is chosen for the customer: they choose a time themselves.
+                #expect(try await browser.script("return document.querySelectorAll('input[name=pickupSlot]:checked').length") as? Int == 0)
+                let chosen = try #require(
+                    try await browser.script("return document.querySelector('input[name=pickupSlot]:not([disabled])').id") as? String)
                 #expect(chosen != fullID)
+                try await browser.click("label[for='\(chosen)']")
                 try await browser.click("#place-order")
                 try await browser.waitFor("#receipt-qr")
                 try await Self.checkPage(browser, "order", width: width)

@@ -96,12 +96,12 @@ struct DeskVerdict: Sendable {
                     let name: HTML = line.isRejected ? "<s>\(line.name)</s>" : "\(line.name)"
                     return """
                         <tr class="substitute" id="substitute-\(substitute.id)"><td>\(line.quantity) ×</td><td>\(name) (instead of \(instead))\(age)\(state)</td>\
-                        <td>\(line.isRejected ? "—" : MoneyText.format(line.lineTotal, order.total.currency))</td></tr>
+                        <td>\(line.isRejected ? "—" : MoneyText.format(line.amount, order.total.currency))</td></tr>
                         """
                 }
-                if line.quantity == 0 { return .empty }
+                if line.held == 0 { return .empty }
                 return
-                    "<tr><td>\(line.quantity) ×</td><td>\(line.name)\(age)</td><td>\(MoneyText.format(line.lineTotal, order.total.currency))</td></tr>"
+                    "<tr><td>\(line.held) ×</td><td>\(line.name)\(age)</td><td>\(MoneyText.format(line.amount, order.total.currency))</td></tr>"
             })
         var idNotice: HTML = .empty
         if let check = order.idCheck {

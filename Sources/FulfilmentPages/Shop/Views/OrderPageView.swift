@@ -2,10 +2,11 @@ import Foundation
 import FulfilmentDomain
 import QRReceipt
 
-/// A customer's order, shown by `GET /orders/{orderId}` and by a refused "I'm here"
-/// (`POST /orders/{orderId}/arrival`): the progress tracker, "I'm here" (or that the store knows),
-/// the QR receipt while the order is open — large enough to scan off a phone, the order number
-/// and the token as text under it — then the lines and the total.
+/// A customer's order, shown by `GET /orders/{orderId}` and by a refused form of it ("I'm here",
+/// a substitution's answer, buy again): the progress tracker, "I'm here" (or that the store
+/// knows), the QR receipt while the order is open — large enough to scan off a phone, the order
+/// number and the token as text under it — then the lines as the store left them, the totals
+/// they add up to, and what the customer may still do. All of it is drawn again live.
 enum OrderPageView {
     /// The order with its receipt; times in `zone`, the store's, as the customer's clock shows them.
     /// Everything that changes as the store works (`#order-live`) is drawn again when an event of
@@ -52,17 +53,6 @@ enum OrderPageView {
                 </form>
                 """
         }
-        let lines = HTML.join(
-            order.lines.map { line in
-                "<tr><td>\(line.quantity) ×</td><td>\(line.name)</td><td>\(MoneyText.format(line.lineTotal, order.total.currency))</td></tr>"
-            })
-        // A coupon's discount (issue 26): the total is already after it.
-        var discount: HTML = .empty
-        if order.discount > 0 {
-            discount = """
-                <p id="discount">Subtotal \(MoneyText.format(order.subtotal)) · coupon −\(MoneyText.format(Money(amount: order.discount, currency: order.total.currency)))</p>
-                """
-        }
         return ShopPageView.page(
             "Order \(order.number)", frame: frame,
             body: """
@@ -71,12 +61,113 @@ enum OrderPageView {
                 <ol class="tracker" id="tracker" aria-label="Progress">\(tracker)</ol>
                 \(arrival)
                 \(receipt)
+                \(lines(order, session: frame.session))
+                \(actions(order, session: frame.session))
                 </section>
-                <table class="lines"><tbody>\(lines)</tbody></table>
-                \(discount)
-                <p>Total <strong>\(MoneyText.format(order.total))</strong> · \(order.paymentStatus.isSettled ? "paid" : "to pay at the desk")</p>
                 <p><a href="/orders">All my orders</a> · <a href="/shop">Back to the shop</a></p>
                 """)
+    }
+
+    /// Each line as the store left it: what it holds and costs now, and what happened to it
+    /// (picked, short with the count, substituted by, a substitute to decide or decided, removed
+    /// for no ID); then the totals, which are the lines added up.
+    static func lines(_ order: Order, session: ConsoleSession) -> HTML {
+        let currency = order.total.currency
+        let packed = order.packagedAt != nil
+        let open = order.status.isOpen
+        let rows = HTML.join(
+            order.lines.map { line -> HTML in
+                var note: HTML = .empty
+                var name: HTML = "\(line.name)"
+                if line.removed {
+                    name = "<s>\(line.name)</s>"
+                    note = "Removed at the desk: no ID was shown. Not charged."
+                } else if let substitute = line.substitute {
+                    let instead = order.lines.first { $0.productID == substitute.replaces && $0.substitute == nil }?.name ?? "another product"
+                    switch substitute.status {
+                    case .proposed:
+                        note = "Instead of \(instead): the store suggests this. Keep it or refuse it."
+                        if open {
+                            note = """
+                                \(note)
+                                <span class="order-actions" id="decide-\(substitute.id)">\(decision(order, substitute.id, "accept", "Keep it", session))\(decision(order, substitute.id, "reject", "Refuse it", session))</span>
+                                """
+                        }
+                    case .accepted: note = "Instead of \(instead): you kept it."
+                    case .rejected:
+                        name = "<s>\(line.name)</s>"
+                        note = "Instead of \(instead): you refused it. Not charged."
+                    }
+                } else if line.quantity == 0, line.substitutedQuantity > 0 {
+                    name = "<s>\(line.name)</s>"
+                    note = "Out of stock: \(substitutes(of: line, in: order)) instead (below)."
+                } else if packed, line.pickedShort {
+                    note = line.held == 0 ? "Out of stock: none picked. Not charged." : "Short: \(line.held) of \(line.quantity) picked."
+                    if line.held == 0 { name = "<s>\(line.name)</s>" }
+                } else if packed {
+                    note =
+                        line.substitutedQuantity > 0
+                        ? "Picked; \(line.substitutedQuantity) replaced by \(substitutes(of: line, in: order))." : "Picked."
+                }
+                let noteHTML: HTML = note == .empty ? .empty : "<span class=\"line-note\">\(note)</span>"
+                return """
+                    <tr id="line-\(line.productID)"><td>\(line.held) ×</td><td>\(name)\(noteHTML)</td><td>\(MoneyText.format(line.amount, currency))</td></tr>
+                    """
+            })
+        let subtotal = Money.sum(order.lines.map { Money.lineTotal(unitPrice: $0.unitPrice, quantity: $0.held) }) ?? 0
+        var totals: [HTML] = []
+        if order.discount > 0 {
+            totals.append(
+                "<p id=\"discount\">Subtotal \(MoneyText.format(subtotal, currency)) · coupon −\(MoneyText.format(order.discount, currency))</p>")
+        }
+        let payment: String =
+            switch (order.status, order.paymentStatus.isSettled) {
+            case (.cancelled, false): "cancelled: nothing to pay"
+            case (.cancelled, true): "cancelled"
+            case (_, true): "paid"
+            case (.completed, false): "collected"
+            default: "to pay at the desk"
+            }
+        totals.append("<p id=\"order-total\">Total <strong>\(MoneyText.format(order.total))</strong> · \(payment)</p>")
+        if order.refundDueAmount > 0 {
+            totals.append(
+                "<p id=\"refund-due\">We owe you <strong>\(MoneyText.format(order.refundDueAmount, currency))</strong> back, for what you paid and did not get.</p>"
+            )
+        }
+        return """
+            <table class="lines" id="order-lines"><caption class="visually-hidden">What you ordered</caption><tbody>\(rows)</tbody></table>
+            \(HTML.join(totals))
+            """
+    }
+
+    /// "Ackee 540g": the substitutes given for `line`.
+    private static func substitutes(of line: OrderLine, in order: Order) -> String {
+        let names = order.lines.filter { $0.substitute?.replaces == line.productID }.map(\.name)
+        return names.isEmpty ? "another product" : names.joined(separator: ", ")
+    }
+
+    /// A button that sends the customer's answer to a proposed substitute (`decideSubstitution`).
+    private static func decision(_ order: Order, _ id: SubstitutionID, _ answer: String, _ label: String, _ session: ConsoleSession) -> HTML {
+        """
+        <form method="post" action="/orders/\(order.id)/substitutions/\(id)"><input type="hidden" name="decision" value="\(answer)">\(ConsolePage.csrfInput(session))<button type="submit" id="\(answer)-\(id)">\(label)</button></form>
+        """
+    }
+
+    /// What the customer may still do: change the pickup time (pending or packed, with a slot),
+    /// cancel (pending), buy the same again.
+    static func actions(_ order: Order, session: ConsoleSession) -> HTML {
+        var actions: [HTML] = []
+        if order.pickupSlot != nil, order.status == .pending || order.status == .packaged {
+            actions.append("<a class=\"button\" href=\"/orders/\(order.id)/slot\" id=\"change-slot\">Change the pickup time</a>")
+        }
+        if order.status == .pending {
+            actions.append("<a class=\"button\" href=\"/orders/\(order.id)/cancel\" id=\"cancel-order\">Cancel the order</a>")
+        }
+        actions.append(
+            """
+            <form method="post" action="/orders/\(order.id)/buy-again">\(ConsolePage.csrfInput(session))<button type="submit" id="buy-again">Buy these again</button></form>
+            """)
+        return "<div class=\"order-actions\" id=\"order-actions\">\(HTML.join(actions))</div>"
     }
 
     /// An order's status as the customer reads it (the tracker's steps, the orders' list).
