@@ -93,6 +93,7 @@ func buildRouter(
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: PageNotFoundMiddleware(sessions: accounts.sessions))
     router.add(middleware: RequestShapeMiddleware(routes: ContractRoutes(yaml: String(decoding: OpenAPIDocument.yaml, as: UTF8.self))))
     router.add(
         middleware: DatabaseAvailabilityMiddleware(

@@ -55,7 +55,12 @@ public struct CouponRefusal: Sendable, Equatable, Decodable {
         case "coupon_not_applicable": "This coupon does not apply to this cart (its store, currency or products)."
         case "coupon_exhausted": "This coupon has been used as many times as it may be."
         case "coupon_already_used": "You have used this coupon as many times as you may."
-        case "coupon_minimum_spend": "Spend more to use this coupon."
+        case "coupon_minimum_spend":
+            if let shortfall, let minimumSpend, let currency {
+                "Spend \(MoneyText.format(shortfall, currency)) more to use this coupon: its minimum spend is \(MoneyText.format(minimumSpend, currency))."
+            } else {
+                "Spend more to use this coupon."
+            }
         default: "This coupon cannot be used."
         }
     }

@@ -107,14 +107,17 @@ struct ConsolePage: Sendable {
     }
 
     /// A refusal as a person reads it: a heading and the service's own sentence, never JSON.
-    static func message(_ title: String, _ text: String, session: ConsoleSession?, status: HTTPResponse.Status) -> Response {
+    static func message(
+        _ title: String, _ text: String, session: ConsoleSession?, status: HTTPResponse.Status,
+        back: (path: String, label: String) = ("/", "Back to the start")
+    ) -> Response {
         ConsolePage(
             title: title, session: session,
             body: """
                 <section class="notice notice-refused" role="alert">
                 <h1>\(title)</h1>
                 <p>\(text)</p>
-                <p><a href="/">Back to the start</a></p>
+                <p><a href="\(back.path)" id="back">\(back.label)</a></p>
                 </section>
                 """
         ).response(status: status)

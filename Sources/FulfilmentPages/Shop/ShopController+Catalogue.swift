@@ -33,14 +33,23 @@ extension ShopController {
         }
         router.post("/shop/store") { request, context in
             try await page(request, context, operation: "chooseStore") { visit in
-                try await shopForm(
-                    visit,
-                    render: { notice, status in try await storesPage(visit, place: try await shopPlace(visit), notice: notice, status: status) }
-                ) {
+                do {
                     let store = try await services.catalogue.store(visit.form["storeId"] ?? "", logger: visit.logger)
-                    try await services.favourites.chooseStore(store.id, for: visit.identity.userID, logger: visit.logger)
-                    _ = try await services.carts.setStore(store.id, customer: visit.identity.userID, logger: visit.logger)
-                    return "store"
+                    let customer = visit.identity.userID
+                    let before = try await services.carts.cart(customer: customer, logger: visit.logger)
+                    try await services.favourites.chooseStore(store.id, for: customer, logger: visit.logger)
+                    let after = try await services.carts.setStore(store.id, customer: customer, logger: visit.logger)
+                    // The cart is priced at its store: what the move changed is said on the cart itself.
+                    let changes = before.storeID == store.id ? [] : after.changes(since: before)
+                    guard changes.isEmpty else {
+                        let text = "Your store is chosen. Your cart changed: \(changes.joined(separator: "; "))."
+                        return cartPage(visit, place: try await shopPlace(visit), notice: Notice(ok: true, text: text))
+                    }
+                    return ConsolePage.redirect(Self.backPath(visit.form["back"], notice: "store"))
+                } catch {
+                    let refused = try Self.clientRefusal(error)
+                    return try await storesPage(
+                        visit, place: try await shopPlace(visit), notice: Notice(ok: false, text: refused.message), status: refused.status)
                 }
             }
         }

@@ -334,6 +334,9 @@ struct CouponTests {
             let short = try await Self.apply(app, customer, "welcome10")
             #expect(short.errorCode == "coupon_minimum_spend", "\(short.text)")
             #expect(short.json["error"]["details"]["shortfall"]["amount"].int == Int(DemoCoupons.minimumSpend) - price)
+            // The sentence says how much more to spend, as the shop shows it.
+            let more = MoneyText.format(DemoCoupons.minimumSpend - Int64(price), "JMD")
+            #expect(short.errorMessage?.hasPrefix("Spend \(more) more to use this coupon") == true, "\(short.text)")
             let enough = (Int(DemoCoupons.minimumSpend) + price - 1) / price
             _ = try await app.request(.put, "/v1/cart/items/\(product)", json: ["quantity": .int(enough)], token: customer.token)
             let applied = try await Self.apply(app, customer, "WELCOME10")

@@ -153,6 +153,7 @@ struct TestReply: Sendable {
     var text: String { String(decoding: body, as: UTF8.self) }
     /// The `code` of an error envelope, or nil when the body is not one.
     var errorCode: String? { json["error"]["code"].string }
+    var errorMessage: String? { json["error"]["message"].string }
 }
 
 /// Builds the same application `fulfilment serve` runs, on a fresh database, serves it on a

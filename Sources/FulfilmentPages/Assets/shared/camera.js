@@ -1,6 +1,13 @@
+// Shown only where the browser can read one of `formats` off the camera: a BarcodeDetector that
+// exists but supports none of them (desktop Linux, most of Windows) leaves the button hidden.
 function scanWithCamera(button, video, formats, onCode) {
   if (!button || !video || !('BarcodeDetector' in window) || !navigator.mediaDevices) return;
-  button.hidden = false;
+  var supported = window.BarcodeDetector.getSupportedFormats ? window.BarcodeDetector.getSupportedFormats() : Promise.resolve([]);
+  supported.then(function (known) {
+    if (!formats.some(function (format) { return known.indexOf(format) >= 0; })) return;
+    button.hidden = false;
+    button.setAttribute('data-scan', 'ready');
+  }).catch(function () {});
   button.addEventListener('click', function () {
     var detector = new window.BarcodeDetector({ formats: formats });
     navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } }).then(function (stream) {
