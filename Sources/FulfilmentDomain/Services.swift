@@ -29,6 +29,7 @@ package struct Services: Sendable {
     package let favourites: Favourites
     package let stores: Stores
     package let carts: Carts
+    package let guestCarts: GuestCarts
     package let checkout: Checkout
     package let orders: Orders
     package let orderTransitions: OrderTransitions
@@ -81,6 +82,7 @@ package struct Services: Sendable {
         favourites = Favourites(database: database)
         stores = Stores(database: database)
         carts = Carts(database: database)
+        guestCarts = GuestCarts(database: database)
         checkout = Checkout(database: database, signing: signing)
         orders = Orders(database: database)
         orderTransitions = OrderTransitions(database: database)

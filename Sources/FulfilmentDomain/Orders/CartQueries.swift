@@ -103,7 +103,7 @@ package enum CartQueries {
     /// one line a row, or one row of NULL lines for an empty cart. `lineDiscontinued` names the
     /// line's column: `cart_view`'s `discontinued`, which `set_cart_line_viewed` calls
     /// `line_discontinued` beside its own answer.
-    private static func cart(viewRows rows: [PostgresRandomAccessRow], lineDiscontinued: String) throws -> Cart {
+    static func cart(viewRows rows: [PostgresRandomAccessRow], lineDiscontinued: String) throws -> Cart {
         var store: (UUID, String)?
         var lines: [Cart.Line] = []
         var coupon: CartCoupon?

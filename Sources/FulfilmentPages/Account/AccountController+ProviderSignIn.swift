@@ -26,7 +26,7 @@ extension AccountController {
                 let outcome = try await services.providerSignIn.finishBrowserSignIn(
                     state: query.get("state"), cookie: request.cookies[ProviderSignIn.stateCookie]?.value, code: query.get("code"),
                     error: query.get("error"), logger: context.logger)
-                return signedIn(outcome)
+                return try await signedIn(outcome, request: request, logger: context.logger)
             } catch {
                 return try providerFailure(error, logger: context.logger)
             }
@@ -46,7 +46,7 @@ extension AccountController {
             do {
                 let outcome = try await services.providerSignIn.linkWithPassword(
                     state: state, password: form["password"] ?? "", logger: context.logger)
-                return signedIn(outcome)
+                return try await signedIn(outcome, request: request, logger: context.logger)
             } catch AccountError.inField(let error, _) where error == .wrongPassword {
                 let (email, provider) = try await services.providerSignIn.waitingForPassword(state: state, logger: context.logger)
                 return SignInView.linkPage(email: email, provider: provider, problem: "That is not this account's password.")
@@ -61,15 +61,19 @@ extension AccountController {
     /// redirect: the way here began at the provider's site, and a browser does not send a
     /// SameSite=Strict cookie on a redirect chain that crossed sites; a page of this site that
     /// moves on itself (meta refresh, no script) starts a same-site navigation that does.
-    private func signedIn(_ outcome: ProviderSignIn.BrowserOutcome) -> Response {
+    /// A visitor's cart and store come with them (``SignInLanding``).
+    private func signedIn(_ outcome: ProviderSignIn.BrowserOutcome, request: Request, logger: Logger) async throws -> Response {
         switch outcome {
         case .needsPassword:
             return ConsolePage.redirect("/signin/link")
         case .signedIn(let signedIn, let returnTo):
-            let next = returnTo.isEmpty ? Self.home(for: signedIn.user.role) : returnTo
-            var response = SignInView.signedInPage(next: next, name: signedIn.user.name).response()
+            let landing = try await SignInLanding.land(
+                request, user: signedIn.user, next: returnTo.isEmpty ? nil : returnTo, home: Self.home(for: signedIn.user.role),
+                services: services, secure: secureCookies, logger: logger)
+            var response = SignInView.signedInPage(next: landing.location, name: signedIn.user.name).response()
             response.setCookie(ConsoleSession.cookie(token: signedIn.token.text, secure: secureCookies))
             response.setCookie(stateCookie(nil))
+            for cookie in landing.cookies { response.setCookie(cookie) }
             return response
         }
     }
@@ -85,9 +89,9 @@ extension AccountController {
 
     /// The sign-in page's buttons: links (a form could not follow a redirect to another site
     /// under this site's `form-action 'self'`).
-    func providerButtons(logger: Logger) async throws -> HTML {
+    func providerButtons(next: String? = nil, logger: Logger) async throws -> HTML {
         let providers = try await services.providerSignIn.providers(logger: logger)
-        return SignInView.providerButtons(providers)
+        return SignInView.providerButtons(providers, next: next)
     }
 
     /// The state's cookie: sent back on the provider's redirect (a top-level navigation, so Lax),

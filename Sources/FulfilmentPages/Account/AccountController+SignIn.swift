@@ -8,22 +8,30 @@ import Hummingbird
 extension AccountController {
     func registerSignIn(on router: RouteCollection<AppRequestContext>) {
         router.get("/") { request, context in
+            let next = SignInLanding.next(ConsoleForm(encoded: request.uri.query ?? "")["next"])
             if let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger) {
-                return ConsolePage.redirect(Self.home(for: session.identity.role))
+                return ConsolePage.redirect(next ?? Self.home(for: session.identity.role))
             }
-            return SignInView.signInPage(email: nil, problem: nil, providers: try await providerButtons(logger: context.logger)).response()
+            return SignInView.signInPage(
+                email: nil, problem: nil, providers: try await providerButtons(next: next, logger: context.logger), next: next
+            )
+            .response()
         }
         router.post("/signin") { request, context in
             let form = try await ConsoleForm.read(request)
+            let next = SignInLanding.next(form["next"])
             do {
                 let signedIn = try await accounts.login(email: form["email"] ?? "", password: form["password"] ?? "", logger: context.logger)
-                return ConsolePage.redirect(
-                    Self.home(for: signedIn.user.role), cookie: ConsoleSession.cookie(token: signedIn.token.text, secure: secureCookies))
+                let landing = try await SignInLanding.land(
+                    request, user: signedIn.user, next: next, home: Self.home(for: signedIn.user.role), services: services,
+                    secure: secureCookies, logger: context.logger)
+                return landing.redirect(session: signedIn.token.text, secure: secureCookies)
             } catch {
                 let apiError = ErrorMiddleware<AppRequestContext>.apiError(for: error)
                 guard apiError.status != .internalServerError else { return refusal(error, session: nil, logger: context.logger) }
                 var response = SignInView.signInPage(
-                    email: form["email"], problem: apiError.message, providers: try await providerButtons(logger: context.logger)
+                    email: form["email"], problem: apiError.message, providers: try await providerButtons(next: next, logger: context.logger),
+                    next: next
                 ).response(status: apiError.status)
                 response.headers[.wwwAuthenticate] = nil
                 return response

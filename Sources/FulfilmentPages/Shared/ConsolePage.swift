@@ -18,6 +18,8 @@ struct ConsolePage: Sendable {
     var cartCount: Int? = nil
     /// Where the page moves on to at once (a meta refresh, which needs no script).
     var refreshTo: String? = nil
+    /// A page of the shop: a visitor (no session) gets the shop's navigation and a way to sign in.
+    var shop: Bool = false
 
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; "
@@ -66,7 +68,16 @@ struct ConsolePage: Sendable {
     }
 
     private var navigation: HTML {
-        guard let session else { return "<header class=\"top\"><span class=\"brand\">Fulfilment</span></header>" }
+        guard let session else {
+            guard shop else { return "<header class=\"top\"><span class=\"brand\">Fulfilment</span></header>" }
+            let count: HTML = cartCount.map { " <span id=\"cart-count\" class=\"count\">(\($0))</span>" } ?? "<span id=\"cart-count\"></span>"
+            return """
+                <header class="top">
+                <span class="brand">Fulfilment</span>
+                <nav><a href="/shop">Shop</a><a href="/shop/locate">Find in store</a><a href="/shop/stores">Stores</a><a href="/shop/cart">Cart\(count)</a><a href="/" id="sign-in-link">Sign in</a><a href="/shop/register" id="register-link">Create an account</a></nav>
+                </header>
+                """
+        }
         let role = session.identity.role
         var links: [HTML] = []
         if role.worksInStore {
@@ -102,8 +113,9 @@ struct ConsolePage: Sendable {
             """
     }
 
-    static func csrfInput(_ session: ConsoleSession) -> HTML {
-        "<input type=\"hidden\" name=\"\(ConsoleSession.csrfField)\" value=\"\(session.csrfToken)\">"
+    static func csrfInput(_ session: ConsoleSession?) -> HTML {
+        guard let session else { return .empty }
+        return "<input type=\"hidden\" name=\"\(ConsoleSession.csrfField)\" value=\"\(session.csrfToken)\">"
     }
 
     /// A refusal as a person reads it: a heading and the service's own sentence, never JSON.

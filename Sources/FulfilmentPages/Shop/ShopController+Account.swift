@@ -10,23 +10,30 @@ import Hummingbird
 extension ShopController {
     func registerShopAccount(on router: RouteCollection<AppRequestContext>) {
         router.get("/shop/register") { request, context in
+            let next = SignInLanding.next(Self.query(request)["next"])
             if try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger) != nil {
-                return ConsolePage.redirect("/shop")
+                return ConsolePage.redirect(next ?? "/shop")
             }
-            return ShopRegisterView.registerPage(name: nil, email: nil, problem: nil).response()
+            return ShopRegisterView.registerPage(name: nil, email: nil, problem: nil, next: next).response()
         }
         router.post("/shop/register") { request, context in
             let form = try await ConsoleForm.read(request)
+            let next = SignInLanding.next(form["next"])
             do {
                 let signedIn = try await accounts.register(
                     email: form["email"] ?? "", name: form["name"] ?? "", password: form["password"] ?? "",
                     confirmation: form["passwordConfirmation"] ?? "", logger: context.logger)
-                return ConsolePage.redirect(
-                    "/shop/stores?notice=welcome", cookie: ConsoleSession.cookie(token: signedIn.token.text, secure: secureCookies))
+                // A visitor who chose a store and filled a cart goes on with both; a new shopper
+                // with neither chooses a store first.
+                let fresh = request.cookies[ShopVisit.storeCookie] == nil && ShopVisit.guestToken(request) == nil
+                let landing = try await SignInLanding.land(
+                    request, user: signedIn.user, next: next, home: fresh ? "/shop/stores?notice=welcome" : "/shop", services: services,
+                    secure: secureCookies, logger: context.logger)
+                return landing.redirect(session: signedIn.token.text, secure: secureCookies)
             } catch {
                 let refused = ErrorMiddleware<AppRequestContext>.apiError(for: error)
                 guard refused.status != .internalServerError else { return refusal(error, session: nil, logger: context.logger) }
-                return ShopRegisterView.registerPage(name: form["name"], email: form["email"], problem: refused.message).response(
+                return ShopRegisterView.registerPage(name: form["name"], email: form["email"], problem: refused.message, next: next).response(
                     status: refused.status)
             }
         }

@@ -13,37 +13,50 @@ extension ShopController {
 
     func registerShopCatalogue(on router: RouteCollection<AppRequestContext>) {
         router.get("/shop") { request, context in
-            try await page(request, context, operation: "searchProducts") { visit in
+            try await shopPage(request, context, operation: "searchProducts") { visit in
                 let place = try await shopPlace(visit)
                 guard let store = place.store else { return ConsolePage.redirect("/shop/stores") }
                 return try await searchPage(visit, place: place, store: store)
             }
         }
         router.get("/shop/locate") { request, context in
-            try await page(request, context, operation: "locateProducts") { visit in
+            try await shopPage(request, context, operation: "locateProducts") { visit in
                 let place = try await shopPlace(visit)
                 guard let store = place.store else { return ConsolePage.redirect("/shop/stores") }
                 return try await locatePage(visit, place: place, store: store)
             }
         }
         router.get("/shop/stores") { request, context in
-            try await page(request, context, operation: "chooseStore") { visit in
+            try await shopPage(request, context, operation: "chooseStore") { visit in
                 try await storesPage(visit, place: try await shopPlace(visit))
             }
         }
         router.post("/shop/store") { request, context in
-            try await page(request, context, operation: "chooseStore") { visit in
+            try await shopPage(request, context, operation: "chooseStore") { visit in
                 do {
                     let store = try await services.catalogue.store(visit.form["storeId"] ?? "", logger: visit.logger)
-                    let customer = visit.identity.userID
+                    guard let customer = visit.customer else {
+                        // A visitor's choice is a cookie, and their cart (if any) moves with it.
+                        let before = try await shopPlace(visit)
+                        try await services.guestCarts.setStore(store.id, token: visit.guestToken, logger: visit.logger)
+                        var after = before
+                        after.cart = try await services.guestCarts.cart(token: visit.guestToken, store: store.id, logger: visit.logger)
+                        after.store = store
+                        let changes = before.store?.id == store.id ? [] : after.cart.changes(since: before.cart)
+                        var response =
+                            changes.isEmpty
+                            ? ConsolePage.redirect(Self.backPath(visit.form["back"], notice: "store"))
+                            : cartPage(visit, place: after, notice: Self.storeChanged(changes))
+                        response.setCookie(ShopVisit.storeCookie(store.id, secure: secureCookies))
+                        return response
+                    }
                     let before = try await services.carts.cart(customer: customer, logger: visit.logger)
                     try await services.favourites.chooseStore(store.id, for: customer, logger: visit.logger)
                     let after = try await services.carts.setStore(store.id, customer: customer, logger: visit.logger)
                     // The cart is priced at its store: what the move changed is said on the cart itself.
                     let changes = before.storeID == store.id ? [] : after.changes(since: before)
                     guard changes.isEmpty else {
-                        let text = "Your store is chosen. Your cart changed: \(changes.joined(separator: "; "))."
-                        return cartPage(visit, place: try await shopPlace(visit), notice: Notice(ok: true, text: text))
+                        return cartPage(visit, place: try await shopPlace(visit), notice: Self.storeChanged(changes))
                     }
                     return ConsolePage.redirect(Self.backPath(visit.form["back"], notice: "store"))
                 } catch {
@@ -55,7 +68,7 @@ extension ShopController {
         }
         router.get("/shop/favourites") { request, context in
             try await page(request, context, operation: "listFavourites") { visit in
-                try await favouritesPage(visit, place: try await shopPlace(visit))
+                try await favouritesPage(ShopVisit(visit), place: try await shopPlace(ShopVisit(visit)))
             }
         }
         for (path, operation, notice) in [
@@ -64,9 +77,9 @@ extension ShopController {
             router.post(RouterPath(path)) { request, context in
                 try await page(request, context, operation: operation) { visit in
                     try await shopForm(
-                        visit,
+                        ShopVisit(visit),
                         render: { notice, status in
-                            try await favouritesPage(visit, place: try await shopPlace(visit), notice: notice, status: status)
+                            try await favouritesPage(ShopVisit(visit), place: try await shopPlace(ShopVisit(visit)), notice: notice, status: status)
                         }
                     ) {
                         let product = try ProductID.parse(visit.form["productId"] ?? "", notFound: .productNotFound)
@@ -82,7 +95,7 @@ extension ShopController {
         }
     }
 
-    private func searchPage(_ visit: PageVisit, place: ShopPlace, store: StoreRecord) async throws -> Response {
+    private func searchPage(_ visit: ShopVisit, place: ShopPlace, store: StoreRecord) async throws -> Response {
         let query = Self.query(visit.request)
         let text = query["q"] ?? ""
         let category = query.text("category")
@@ -115,7 +128,7 @@ extension ShopController {
         ).response()
     }
 
-    private func locatePage(_ visit: PageVisit, place: ShopPlace, store: StoreRecord) async throws -> Response {
+    private func locatePage(_ visit: ShopVisit, place: ShopPlace, store: StoreRecord) async throws -> Response {
         let text = Self.query(visit.request)["q"] ?? ""
         var found: [ProductRecord] = []
         var problem: Notice?
@@ -131,24 +144,32 @@ extension ShopController {
         return ShopLocateView.page(frame: shopFrame(visit, place: place, notice: problem), store: store, text: text, found: found).response()
     }
 
-    private func storesPage(_ visit: PageVisit, place: ShopPlace, notice: Notice? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    private func storesPage(_ visit: ShopVisit, place: ShopPlace, notice: Notice? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let stores = try await services.catalogue.stores(logger: visit.logger)
         return ShopStoresView.page(frame: shopFrame(visit, place: place, notice: notice), stores: stores, current: place.store)
             .response(status: status)
     }
 
-    private func favouritesPage(_ visit: PageVisit, place: ShopPlace, notice: Notice? = nil, status: HTTPResponse.Status = .ok) async throws
+    private func favouritesPage(_ visit: ShopVisit, place: ShopPlace, notice: Notice? = nil, status: HTTPResponse.Status = .ok) async throws
         -> Response
     {
-        let page = try await services.favourites.list(of: visit.identity.userID, at: place.store?.id, limit: 100, cursor: nil, logger: visit.logger)
+        guard let customer = visit.customer else { return ConsolePage.redirect(Self.signInPath(next: "/shop/favourites")) }
+        let page = try await services.favourites.list(of: customer, at: place.store?.id, limit: 100, cursor: nil, logger: visit.logger)
         return ShopFavouritesView.page(
             frame: shopFrame(visit, place: place, notice: notice), products: page.items.map(\.0), back: Self.here(visit.request)
         )
         .response(status: status)
     }
 
-    private func favouriteIDs(_ visit: PageVisit, store: StoreID) async throws -> Set<ProductID> {
-        let page = try await services.favourites.list(of: visit.identity.userID, at: store, limit: 100, cursor: nil, logger: visit.logger)
+    /// The products the customer keeps as favourites (none for a visitor).
+    private func favouriteIDs(_ visit: ShopVisit, store: StoreID) async throws -> Set<ProductID> {
+        guard let customer = visit.customer else { return [] }
+        let page = try await services.favourites.list(of: customer, at: store, limit: 100, cursor: nil, logger: visit.logger)
         return Set(page.items.map(\.0.id))
+    }
+
+    /// "Your store is chosen. Your cart changed: ...": what a change of store did to the cart.
+    static func storeChanged(_ changes: [String]) -> Notice {
+        Notice(ok: true, text: "Your store is chosen. Your cart changed: \(changes.joined(separator: "; ")).")
     }
 }

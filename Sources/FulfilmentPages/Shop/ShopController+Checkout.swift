@@ -11,13 +11,15 @@ import Hummingbird
 /// page drawn again after a refusal) gets a new key.
 extension ShopController {
     func registerShopCheckout(on router: RouteCollection<AppRequestContext>) {
+        // A visitor is asked to sign in (their cart comes with them) and brought back here.
         router.get("/shop/checkout") { request, context in
-            try await page(request, context, operation: "checkout") { visit in
+            try await shopPage(request, context, operation: "checkout") { visit in
                 try await checkoutPage(visit, place: try await shopPlace(visit))
             }
         }
         router.post("/shop/checkout") { request, context in
-            try await page(request, context, operation: "checkout") { visit in
+            try await page(request, context, operation: "checkout") { page in
+                let visit = ShopVisit(page)
                 // The slot's start in whole seconds, bounded to the years a calendar can name (the
                 // service then refuses anything its calendar did not offer); kept for the page drawn
                 // again after a refusal, so the customer's choice stays theirs.
@@ -27,7 +29,7 @@ extension ShopController {
                     let slot = try visit.form.int("pickupSlot", label: "A pickup time", in: Self.slotSeconds)
                         .map { Date(timeIntervalSince1970: TimeInterval($0)) }
                     let result = try await services.checkout.run(
-                        caller: .resolved(visit.identity), method: .payAtCollection, pickupSlot: slot, now: services.clock(),
+                        caller: .resolved(page.identity), method: .payAtCollection, pickupSlot: slot, now: services.clock(),
                         idempotencyKey: visit.form.text("attempt"), logger: visit.logger)
                     if result.created { ServiceMetrics.checkoutPlaced() }
                     return ConsolePage.redirect("/orders/\(result.order.id)?notice=placed")
@@ -45,7 +47,7 @@ extension ShopController {
     static let slotSeconds = 0...LocalDate.lastSecond
 
     private func checkoutPage(
-        _ visit: PageVisit, place: ShopPlace, chosen: Date? = nil, notice: Notice? = nil, status: HTTPResponse.Status = .ok
+        _ visit: ShopVisit, place: ShopPlace, chosen: Date? = nil, notice: Notice? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         guard let store = place.store else { return ConsolePage.redirect("/shop/stores") }
         guard !place.cart.lines.isEmpty else { return ConsolePage.redirect("/shop/cart") }

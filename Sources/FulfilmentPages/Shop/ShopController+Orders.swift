@@ -133,7 +133,8 @@ extension ShopController {
                     let added = try await services.carts.addAgain(order, customer: visit.identity.userID, logger: visit.logger)
                     var text = added.added.isEmpty ? "Nothing could go in your cart." : "Added to your cart."
                     if !added.notAdded.isEmpty { text += " Not added: \(added.notAddedText)." }
-                    return cartPage(visit, place: try await shopPlace(visit), notice: Notice(ok: !added.added.isEmpty, text: text))
+                    return cartPage(
+                        ShopVisit(visit), place: try await shopPlace(ShopVisit(visit)), notice: Notice(ok: !added.added.isEmpty, text: text))
                 } catch {
                     let refused = try Self.clientRefusal(error)
                     return customerOrderPage(

@@ -41,33 +41,86 @@ package struct ShopController: PageController {
 
 extension ShopController {
 
-    /// Where a customer is shopping: the cart's store (else the one they chose), and the cart.
+    /// The operations a visitor may do without an account (issue 45): reading the catalogue,
+    /// choosing a store and filling a cart. Anything else sends them to sign in and back.
+    static let visitorOperations: Set<String> = [
+        "searchProducts", "getProduct", "getProductByBarcode", "locateProducts", "listStores", "chooseStore", "getCart", "setCartItem",
+        "removeCartItem", "listCategories", "listNews", "getNews", "listRecipes", "getRecipe", "listReviews",
+    ]
+
+    /// The shop's front door: a signed-in customer comes in through ``page(_:_:operation:store:_:)``
+    /// (the operation's access rule, the anti-forgery token); a visitor only to the operations
+    /// of ``visitorOperations`` (their forms are checked for their origin by
+    /// ``SameOriginMiddleware``), and to anything else is asked to sign in, then brought back.
+    func shopPage(
+        _ request: Request, _ context: AppRequestContext, operation: String, _ body: @Sendable (ShopVisit) async throws -> Response
+    ) async throws -> Response {
+        if request.cookies[ConsoleSession.cookieName] != nil,
+            try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger) != nil
+        {
+            return try await page(request, context, operation: operation) { visit in try await body(ShopVisit(visit)) }
+        }
+        guard Self.visitorOperations.contains(operation) else {
+            return ConsolePage.redirect(Self.signInPath(next: request.method == .get ? Self.here(request) : "/shop/cart"))
+        }
+        let form = request.method == .post ? try await ConsoleForm.read(request) : ConsoleForm(fields: [:])
+        let visit = ShopVisit(visitor: request, form: form, logger: context.logger)
+        do {
+            return try await body(visit)
+        } catch {
+            var logger = context.logger
+            logger[metadataKey: "path"] = "\(request.uri.path)"
+            return refusal(error, session: nil, logger: logger)
+        }
+    }
+
+    /// The sign-in page that comes back to `next` (a path of the shop) once signed in.
+    static func signInPath(next: String) -> String {
+        var components = URLComponents()
+        components.path = "/"
+        components.queryItems = [URLQueryItem(name: "next", value: next)]
+        return components.string ?? "/"
+    }
+
+    /// Where someone is shopping: the cart's store (else the one they chose), and the cart; a
+    /// visitor's from their cookies.
     struct ShopPlace: Sendable {
         var store: StoreRecord?
         var cart: Cart
         var itemCount: Int { cart.lines.reduce(0) { $0 + $1.quantity } }
     }
 
-    func shopPlace(_ visit: PageVisit) async throws -> ShopPlace {
-        let customer = visit.identity.userID
-        let cart = try await services.carts.cart(customer: customer, logger: visit.logger)
-        var storeID = cart.storeID
-        if storeID == nil { storeID = try await services.favourites.chosenStore(of: customer, logger: visit.logger) }
-        let store = try await storeID.asyncMap { try await services.catalogue.store($0, logger: visit.logger) }
-        return ShopPlace(store: store, cart: cart)
+    func shopPlace(_ visit: ShopVisit) async throws -> ShopPlace {
+        let cart: Cart
+        var storeID: StoreID?
+        if let customer = visit.customer {
+            cart = try await services.carts.cart(customer: customer, logger: visit.logger)
+            storeID = cart.storeID
+            if storeID == nil { storeID = try await services.favourites.chosenStore(of: customer, logger: visit.logger) }
+        } else {
+            cart = try await services.guestCarts.cart(token: visit.guestToken, store: visit.chosenStore, logger: visit.logger)
+            storeID = cart.storeID ?? visit.chosenStore
+        }
+        // A store that is gone (a stale cookie) is no store: the visitor chooses again.
+        let store = try? await storeID.asyncMap { try await services.catalogue.store($0, logger: visit.logger) }
+        return ShopPlace(store: store ?? nil, cart: cart)
     }
 
-    /// The frame of a shop page (``ShopPageView``) for this visit: the customer's navigation, the
-    /// cart's count and, when there is one, the outcome of the last form above the body (else the
-    /// notice a redirect asked for).
-    func shopFrame(_ visit: PageVisit, place: ShopPlace?, notice: Notice? = nil) -> ShopPageView.Frame {
+    /// The frame of a shop page (``ShopPageView``) for this visit: the customer's (or the
+    /// visitor's) navigation, the cart's count and, when there is one, the outcome of the last
+    /// form above the body (else the notice a redirect asked for).
+    func shopFrame(_ visit: ShopVisit, place: ShopPlace?, notice: Notice? = nil) -> ShopPageView.Frame {
         ShopPageView.Frame(session: visit.session, notice: notice ?? Self.redirectNotice(visit.request), cartCount: place?.itemCount)
+    }
+
+    func shopFrame(_ visit: PageVisit, place: ShopPlace?, notice: Notice? = nil) -> ShopPageView.Frame {
+        shopFrame(ShopVisit(visit), place: place, notice: notice)
     }
 
     /// Runs a shop form's `body`; a refusal (the API's status and sentence) is shown by `render`
     /// above the page the form was on, a success redirects to `back` with its notice.
     func shopForm(
-        _ visit: PageVisit, render: (Notice, HTTPResponse.Status) async throws -> Response, _ body: () async throws -> String
+        _ visit: ShopVisit, render: (Notice, HTTPResponse.Status) async throws -> Response, _ body: () async throws -> String
     ) async throws -> Response {
         do {
             let done = try await body()
@@ -96,6 +149,7 @@ extension ShopController {
         "refused": "You refused the substitute: it stays in the store and is not charged.",
         "moved": "Your pickup time is changed. Your code is new: the one you had no longer works.",
         "cancelled": "Your order is cancelled. Nothing is charged.",
+        "merged": "Welcome back: what you put in your cart before signing in is in your cart.",
     ]
 
     static func redirectNotice(_ request: Request) -> Notice? {

@@ -92,7 +92,8 @@ struct ProviderBrowserTests {
                 try await browser.open(base + "/signin/callback?state=\(SessionToken.generate().text)&code=stolen-code")
                 try await browser.waitFor("#provider-failure")
                 #expect(try await browser.attribute("#provider-failure", "data-code") == "state_mismatch")
-                try await browser.open(base + "/shop")
+                // A customer's own page asks this browser to sign in (the shop's reading pages are open to visitors).
+                try await browser.open(base + "/orders")
                 try await browser.waitFor("#sign-in")
                 #expect(try await sql("SELECT count(*) FROM sessions", on: app.database) == sessionsBefore)
             }

@@ -8,14 +8,19 @@ import FulfilmentDomain
 /// where a provider's sign-in failed (`GET /signin/provider/{id}`, `/signin/callback`, `/signin/link`).
 enum SignInView {
     /// `providers` is ``providerButtons(_:)``; `email` is kept after a refusal.
-    static func signInPage(email: String?, problem: String?, providers: HTML) -> ConsolePage {
+    /// `next`: where a shopper goes on to once signed in (checkout, the page they were on).
+    static func signInPage(email: String?, problem: String?, providers: HTML, next: String? = nil) -> ConsolePage {
+        let nextField: HTML = next.map { "<input type=\"hidden\" name=\"next\" value=\"\($0)\">" } ?? .empty
+        let register = next.map { "/shop/register?next=\(Self.queryValue($0))" } ?? "/shop/register"
         let notice: HTML = problem.map { "<p class=\"notice notice-refused\" role=\"alert\" id=\"sign-in-problem\">\($0)</p>" } ?? .empty
         return ConsolePage(
             title: "Sign in", session: nil,
             body: """
                 <form method="post" action="/signin" class="signin" id="sign-in">
                 <h1>Sign in</h1>
+                \(next != nil ? "<p class=\"hint\" id=\"sign-in-to-continue\">Sign in to go on. What you put in your cart stays in it.</p>" : "" as HTML)
                 \(notice)
+                \(nextField)
                 \(providers)
                 <label for="email">Email</label>
                 <input id="email" name="email" type="email" autocomplete="username" required value="\(email ?? "")">
@@ -24,17 +29,18 @@ enum SignInView {
                 <button type="submit" id="sign-in-button">Sign in</button>
                 <p><a href="/password-reset" id="forgot-password">Forgot your password?</a></p>
                 <p class="hint">Customers: the shop, your orders and pickup codes. Staff and managers: the store console.</p>
-                <p>New here? <a href="/shop/register" id="register-link">Create an account</a>.</p>
+                <p>New here? <a href="\(register)" id="register-link">Create an account</a>.</p>
                 </form>
                 """)
     }
 
     /// The sign-in page's buttons: links (a form could not follow a redirect to another site
     /// under this site's `form-action 'self'`).
-    static func providerButtons(_ providers: [IdentityProvider]) -> HTML {
+    static func providerButtons(_ providers: [IdentityProvider], next: String? = nil) -> HTML {
         guard !providers.isEmpty else { return .empty }
+        let returnTo = next.map { "?returnTo=\(Self.queryValue($0))" } ?? ""
         let links = providers.map { provider -> HTML in
-            "<li><a class=\"button provider\" href=\"\(provider.signInPath)\">Sign in with \(provider.name)</a></li>"
+            "<li><a class=\"button provider\" href=\"\(provider.signInPath)\(returnTo)\">Sign in with \(provider.name)</a></li>"
         }
         return "<ul class=\"providers\" id=\"providers\">\(links)</ul><p class=\"hint\">or with your email and password:</p>"
     }
@@ -90,5 +96,12 @@ enum SignInView {
                 <button type="submit" id="link-button">Link and sign in</button>
                 </form>
                 """)
+    }
+
+    /// `value` percent-encoded for a query (a path with its own `?` and `&`).
+    static func queryValue(_ value: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=?+")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }

@@ -71,7 +71,7 @@ enum OrderPageView {
     /// Each line as the store left it: what it holds and costs now, and what happened to it
     /// (picked, short with the count, substituted by, a substitute to decide or decided, removed
     /// for no ID); then the totals, which are the lines added up.
-    static func lines(_ order: Order, session: ConsoleSession) -> HTML {
+    static func lines(_ order: Order, session: ConsoleSession?) -> HTML {
         let currency = order.total.currency
         let packed = order.packagedAt != nil
         let open = order.status.isOpen
@@ -147,7 +147,7 @@ enum OrderPageView {
     }
 
     /// A button that sends the customer's answer to a proposed substitute (`decideSubstitution`).
-    private static func decision(_ order: Order, _ id: SubstitutionID, _ answer: String, _ label: String, _ session: ConsoleSession) -> HTML {
+    private static func decision(_ order: Order, _ id: SubstitutionID, _ answer: String, _ label: String, _ session: ConsoleSession?) -> HTML {
         """
         <form method="post" action="/orders/\(order.id)/substitutions/\(id)"><input type="hidden" name="decision" value="\(answer)">\(ConsolePage.csrfInput(session))<button type="submit" id="\(answer)-\(id)">\(label)</button></form>
         """
@@ -155,7 +155,7 @@ enum OrderPageView {
 
     /// What the customer may still do: change the pickup time (pending or packed, with a slot),
     /// cancel (pending), buy the same again.
-    static func actions(_ order: Order, session: ConsoleSession) -> HTML {
+    static func actions(_ order: Order, session: ConsoleSession?) -> HTML {
         var actions: [HTML] = []
         if order.pickupSlot != nil, order.status == .pending || order.status == .packaged {
             actions.append("<a class=\"button\" href=\"/orders/\(order.id)/slot\" id=\"change-slot\">Change the pickup time</a>")

@@ -9,6 +9,8 @@ enum ShopCartView {
     /// `store` is where the cart is collected (nil: none chosen yet); `problem` why the cart's
     /// coupon is not used now, if it is not.
     static func page(frame: ShopPageView.Frame, cart: Cart, store: StoreRecord?, couponProblem problem: String?) -> ConsolePage {
+        // A visitor's cart (issue 45) has no coupon and no substitution choice until they sign in.
+        let visitor = frame.session == nil
         let fields = ShopPageView.formFields(session: frame.session, back: "/shop/cart")
         let rows = HTML.join(
             cart.lines.map { line in
@@ -34,12 +36,7 @@ enum ShopCartView {
                     <input type="hidden" name="productId" value="\(id)"><input type="hidden" name="mode" value="set">
                     <span class="field"><label for="qty-\(id)">Quantity</label>
                     <input id="qty-\(id)" name="quantity" type="number" inputmode="numeric" min="0" max="\(Cart.maximumQuantity)" value="\(line.quantity)" class="qty"></span>
-                    <span class="field"><label for="sub-\(id)">If it runs out</label>
-                    <select id="sub-\(id)" name="substitution">
-                    <option value="best_match"\(HTML(trusted: choice == .bestMatch ? " selected" : ""))>Something similar</option>
-                    <option value="none"\(HTML(trusted: choice == .none ? " selected" : ""))>Nothing: refund it</option>
-                    \(choice == .specific ? "<option value=\"specific\" selected disabled>The products I chose</option>" : "" as HTML)
-                    </select></span>
+                    \(visitor ? .empty : Self.substitutionField(id: id, choice: choice))
                     <button type="submit" class="secondary" aria-label="Update \(line.name)">Update</button>
                     </form>
                     <form method="post" action="/shop/cart/items/remove" class="inline-form" data-inline>\(fields)
@@ -64,6 +61,13 @@ enum ShopCartView {
                 <form method="post" action="/shop/cart/coupon/remove">\(fields)<button type="submit" class="secondary" id="remove-coupon">Remove coupon</button></form></div>
                 """
         }
+        if visitor {
+            coupon = "<p class=\"hint\" id=\"coupon-sign-in\">Have a coupon? <a href=\"/?next=/shop/cart\">Sign in</a> to use it.</p>"
+        }
+        let checkOut: HTML =
+            visitor
+            ? "<p><a class=\"button big\" id=\"to-checkout\" href=\"/shop/checkout\">Sign in to check out</a></p><p class=\"hint\">Your cart comes with you: new here? You create an account on the way.</p>"
+            : "<p><a class=\"button big\" id=\"to-checkout\" href=\"/shop/checkout\">Choose a pickup time</a></p>"
         let canCheckOut =
             !cart.lines.isEmpty && store != nil
             && cart.lines.allSatisfy { !$0.discontinued && $0.available >= $0.quantity }
@@ -79,7 +83,7 @@ enum ShopCartView {
             \(cart.discount > 0 ? "<dt>Coupon</dt><dd id=\"discount\">−\(MoneyText.format(cart.discount, cart.currency))</dd>" : "" as HTML)
             <dt>Total</dt><dd id="total"><strong>\(MoneyText.format(cart.total, cart.currency))</strong></dd>
             </dl>
-            \(canCheckOut ? "<p><a class=\"button big\" id=\"to-checkout\" href=\"/shop/checkout\">Choose a pickup time</a></p>" : "<p class=\"hint\">Fix the lines marked above to check out.</p>" as HTML)
+            \(canCheckOut ? checkOut : "<p class=\"hint\">Fix the lines marked above to check out.</p>" as HTML)
             </section>
             """
         return ShopPageView.page(
@@ -89,5 +93,17 @@ enum ShopCartView {
                 \(store.map { "<p class=\"hint\">For collection at \($0.name). Prices are checked again as you check out.</p>" as HTML } ?? .empty)
                 \(body)
                 """)
+    }
+
+    /// "If it runs out": the line's substitution preference, for a signed-in customer.
+    private static func substitutionField(id: ProductID, choice: SubstitutionPreference.Kind) -> HTML {
+        """
+        <span class="field"><label for="sub-\(id)">If it runs out</label>
+        <select id="sub-\(id)" name="substitution">
+        <option value="best_match"\(HTML(trusted: choice == .bestMatch ? " selected" : ""))>Something similar</option>
+        <option value="none"\(HTML(trusted: choice == .none ? " selected" : ""))>Nothing: refund it</option>
+        \(choice == .specific ? "<option value=\"specific\" selected disabled>The products I chose</option>" : "" as HTML)
+        </select></span>
+        """
     }
 }

@@ -8,7 +8,8 @@ enum ShopPageView {
     /// What the frame shows around a page's body: whose page it is, the notice above it (a form's
     /// outcome, or the one a redirect asked for), and the cart's count (nil: not shown).
     struct Frame: Sendable {
-        var session: ConsoleSession
+        /// The customer's session; nil for a visitor (issue 45), whose forms carry no token.
+        var session: ConsoleSession?
         var notice: Notice?
         var cartCount: Int?
     }
@@ -20,12 +21,12 @@ enum ShopPageView {
                 <div id="shop-notice">\(frame.notice.map { $0.render(id: "notice") } ?? .empty)</div>
                 \(body)
                 """,
-            scripts: ["shop.js"], cartCount: frame.cartCount
+            scripts: ["shop.js"], cartCount: frame.cartCount, shop: true
         )
     }
 
     /// The hidden fields every shop form carries: the anti-forgery token and where to come back to.
-    static func formFields(session: ConsoleSession, back: String) -> HTML {
+    static func formFields(session: ConsoleSession?, back: String) -> HTML {
         "\(ConsolePage.csrfInput(session))<input type=\"hidden\" name=\"back\" value=\"\(back)\">"
     }
 }
