@@ -35,6 +35,8 @@ package struct ShopController: PageController {
         registerShopCheckout(on: routes)
         registerCustomerOrders(on: routes)
         registerOrderChanges(on: routes)
+        registerShopCommunity(on: routes)
+        registerShopProducts(on: routes)
         return routes
     }
 }
