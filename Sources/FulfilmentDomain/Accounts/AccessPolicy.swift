@@ -107,6 +107,7 @@ package enum AccessPolicy {
         "getProduct": .anyone,
         "getProductByBarcode": .anyone,
         "getProductImage": .anyone,
+        "getProductGalleryImage": .anyone,
         "locateProducts": .anyone,
         // Listings (issue 26): public, as browsing is
         "listCategories": .anyone,

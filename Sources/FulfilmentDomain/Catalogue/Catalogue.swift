@@ -50,8 +50,19 @@ package struct Catalogue: Sendable {
         return product
     }
 
-    package func image(of product: ProductID, logger: Logger) async throws -> ProductImage {
-        guard let image = try await ImageQueries.image(product: product, on: database.client, logger: logger) else {
+    /// A product's own page (issue 45): the product at `store` by its shop address, with its images.
+    package func productPage(slug: String, at store: StoreID?, logger: Logger) async throws -> ProductRecord {
+        guard slug.utf8.count <= 100,
+            let product = try await ProductQueries.page(slug: slug, store: store, on: database.client, logger: logger)
+        else { throw CatalogueError.productNotFound }
+        return product
+    }
+
+    /// The product's image at `position` (0: the one listings show).
+    package func image(of product: ProductID, position: Int = 0, logger: Logger) async throws -> ProductImage {
+        guard (0...9).contains(position),
+            let image = try await ImageQueries.image(product: product, position: position, on: database.client, logger: logger)
+        else {
             throw CatalogueError.imageNotFound
         }
         return image

@@ -232,6 +232,29 @@ package enum ProductQueries {
         return nil
     }
 
+    /// A product's own page in one statement: the product at `store` by its address, with its
+    /// images in order (`gallery`, JSON); nil when no product has the address.
+    package static func page(slug: String, store storeID: StoreID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
+        let rows = try await client.run(
+            """
+            SELECT \(unescaped: ProductQueries.columns),
+                   (SELECT json_agg(json_build_object('position', g.position, 'altText', g.alt_text) ORDER BY g.position)
+                      FROM product_images g WHERE g.product_id = p.id)::text AS gallery
+            FROM products p
+            LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(storeID?.rawValue)
+            \(unescaped: ProductQueries.extraJoins)
+            WHERE p.slug = \(slug)
+            """, logger: logger)
+        for try await row in rows {
+            var product = try record(row)
+            if let json = try row.makeRandomAccess()["gallery"].decode(String?.self) {
+                product.gallery = try JSONDecoder().decode([ProductRecord.GalleryImage].self, from: Data(json.utf8))
+            }
+            return product
+        }
+        return nil
+    }
+
     package static func product(barcode: Barcode, store storeID: StoreID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
         let rows = try await client.run(
             """
@@ -289,14 +312,14 @@ package enum ProductQueries {
         p.id AS p_id, p.sku, p.barcode, p.name AS p_name, p.brand, p.description, p.category,
         store_price(p.id, s.store_id) AS price_amount, p.currency::text AS currency, p.discontinued, img.product_id IS NOT NULL AS has_image,
         store_regular_price(p.id, s.store_id) AS regular_amount, store_sale_ends_at(p.id, s.store_id) AS sale_ends_at,
-        p.rating_count, p.rating_sum, s.store_id, s.on_hand, s.reserved, s.min_supply,
+        p.rating_count, p.rating_sum, p.slug, s.store_id, s.on_hand, s.reserved, s.min_supply,
         a.id AS a_id, a.code AS a_code, a.name AS a_name, a.zone, s.bay, s.shelf
         """
 
     /// The aisle and image joins ``columns`` reads, after the `stock s` join.
     package static let extraJoins = """
         LEFT JOIN aisles a ON a.id = s.aisle_id
-        LEFT JOIN product_images img ON img.product_id = p.id
+        LEFT JOIN product_images img ON img.product_id = p.id AND img.position = 0
         """
 
     /// A product (and its stock, when the row has a store's) from a row of ``columns``.
@@ -322,6 +345,7 @@ package enum ProductQueries {
             currency: try r["currency"].decode(String.self), discontinued: try r["discontinued"].decode(Bool.self),
             hasImage: try r["has_image"].decode(Bool.self), stock: stock,
             regularAmount: try r["regular_amount"].decode(Int64?.self), saleEndsAt: try r["sale_ends_at"].decode(Date?.self),
-            rating: Rating(count: Int(try r["rating_count"].decode(Int32.self)), sum: Int(try r["rating_sum"].decode(Int32.self))))
+            rating: Rating(count: Int(try r["rating_count"].decode(Int32.self)), sum: Int(try r["rating_sum"].decode(Int32.self))),
+            slug: try r["slug"].decode(String.self))
     }
 }

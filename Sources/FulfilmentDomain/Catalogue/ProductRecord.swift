@@ -22,6 +22,18 @@ package struct ProductRecord: Sendable, Equatable {
     package var saleEndsAt: Date?
     /// Its visible reviews' ratings (issue 31), kept on the product's row.
     package var rating = Rating(count: 0, sum: 0)
+    /// Its address in the shop, `/shop/products/{slug}` (issue 45): set when it was made, kept
+    /// through renames (`product_slug`).
+    package var slug: String = ""
+    /// Its images in order, each with its text alternative; read only for a product's own page
+    /// (``ProductQueries/page(slug:store:on:logger:)``), empty in listings.
+    package var gallery: [GalleryImage] = []
+
+    /// One of a product's images (migration 048): position 0 is the one listings show.
+    package struct GalleryImage: Sendable, Equatable, Decodable {
+        package var position: Int
+        package var altText: String
+    }
 
     /// The regular price while a sale sets the price below it, and when that sale ends.
     package var sale: (regularAmount: Int64, endsAt: Date?)? {

@@ -4,7 +4,7 @@ import Foundation
 package enum MoneyText {
     package static func format(_ amount: Int64, _ currency: String) -> String {
         let negative = amount < 0
-        let value = abs(amount)
+        let value = amount.magnitude
         let whole = String(value / 100)
         var grouped = ""
         for (index, character) in whole.reversed().enumerated() {
@@ -16,6 +16,12 @@ package enum MoneyText {
     }
 
     package static func format(_ money: Money) -> String { format(money.amount, money.currency) }
+
+    /// The amount alone with a decimal point and no grouping, as machines read it: `1500.00`
+    /// (schema.org's `price`).
+    package static func plain(_ amount: Int64, _ currency: String) -> String {
+        "\(amount < 0 ? "-" : "")\(amount.magnitude / 100).\(String(format: "%02d", Int(amount.magnitude % 100)))"
+    }
 }
 
 /// Times as the desk shows them: UTC, to the second (`2026-11-23 14:05:09 UTC`).

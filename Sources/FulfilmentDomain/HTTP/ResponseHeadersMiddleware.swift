@@ -9,7 +9,10 @@ import Hummingbird
 ///   receipt and pickup token, `/v1/me`, the export) unless the route chose its own: personal
 ///   data and the pickup credential stay out of every cache, shared or not;
 /// - the console's content security and frame rules on the printable pick sheet
-///   (`/v1/pick-lists/{id}.html`), a document that runs no script and is never framed.
+///   (`/v1/pick-lists/{id}.html`), a document that runs no script and is never framed;
+/// - `Cache-Control: public` on the catalogue's images (issue 45), the same for everyone, and
+///   `304 Not Modified` for any GET whose `If-None-Match` names the answer's `ETag`, so a shop
+///   page's images are fetched once.
 package struct ResponseHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 
     package init() {
@@ -20,6 +23,18 @@ package struct ResponseHeadersMiddleware<Context: RequestContext>: RouterMiddlew
         var response = try await next(request, context)
         if response.headers[Names.noSniff] == nil { response.headers[Names.noSniff] = "nosniff" }
         let path = request.uri.path
+        if request.method == .get, response.status == .ok, Self.isPublicImage(path) {
+            response.headers[.cacheControl] = "public, max-age=3600"
+        }
+        if request.method == .get, response.status == .ok, let etag = response.headers[.eTag],
+            let asked = request.headers[.ifNoneMatch],
+            asked.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+        {
+            var headers = response.headers
+            headers[.contentLength] = nil
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
         if path.hasPrefix("/v1/"), response.headers[.cacheControl] == nil,
             request.headers[.authorization] != nil || request.headers[.cookie] != nil
         {
@@ -30,6 +45,15 @@ package struct ResponseHeadersMiddleware<Context: RequestContext>: RouterMiddlew
             response.headers[Names.frameOptions] = "DENY"
         }
         return response
+    }
+}
+
+extension ResponseHeadersMiddleware {
+    /// `/v1/products/{id}/image` and `/v1/products/{id}/images/{n}`: the catalogue's public images.
+    static func isPublicImage(_ path: String) -> Bool {
+        let parts = path.split(separator: "/")
+        guard parts.count >= 4, parts[0] == "v1", parts[1] == "products" else { return false }
+        return (parts.count == 4 && parts[3] == "image") || (parts.count == 5 && parts[3] == "images")
     }
 }
 

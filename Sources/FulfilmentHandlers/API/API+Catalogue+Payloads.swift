@@ -55,7 +55,7 @@ extension Components.Schemas.Product {
             discontinued: product.discontinued,
             imageUrl: product.hasImage ? "/v1/products/\(id)/image" : nil,
             availability: try product.stock.map(Components.Schemas.Availability.init),
-            rating: .init(average: product.rating.average, count: product.rating.count))
+            rating: .init(average: product.rating.average, count: product.rating.count), slug: product.slug)
     }
 }
 

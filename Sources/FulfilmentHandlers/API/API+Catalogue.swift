@@ -71,6 +71,16 @@ extension API {
         }
     }
 
+    func getProductGalleryImage(_ input: Operations.GetProductGalleryImage.Input) async throws -> Operations.GetProductGalleryImage.Output {
+        let id = try ProductID.parse(input.path.productId, notFound: .imageNotFound)
+        let image = try await services.catalogue.image(of: id, position: input.path.position, logger: logger)
+        let body = HTTPBody(image.bytes)
+        switch image.kind {
+        case .png: return .ok(.init(headers: .init(eTag: image.etag), body: .png(body)))
+        case .jpeg: return .ok(.init(headers: .init(eTag: image.etag), body: .jpeg(body)))
+        }
+    }
+
     // MARK: Admin: the catalogue is shared by every store, so the chain keeps it.
 
     func createProduct(_ input: Operations.CreateProduct.Input) async throws -> Operations.CreateProduct.Output {

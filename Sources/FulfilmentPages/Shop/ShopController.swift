@@ -152,6 +152,10 @@ extension ShopController {
         "moved": "Your pickup time is changed. Your code is new: the one you had no longer works.",
         "cancelled": "Your order is cancelled. Nothing is charged.",
         "merged": "Welcome back: what you put in your cart before signing in is in your cart.",
+        "reviewed": "Thank you: your review is posted.",
+        "review-updated": "Your review is updated.",
+        "helpful": "Thank you: counted as helpful.",
+        "reported": "Thank you: the store's moderators will look at it.",
     ]
 
     static func redirectNotice(_ request: Request) -> Notice? {

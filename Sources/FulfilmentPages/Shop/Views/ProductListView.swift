@@ -8,7 +8,12 @@ enum ProductListView {
     /// Products as cards: name, price (the regular one struck through during a sale), stock,
     /// place in the store, a quantity and "Add to cart", and the favourite toggle. `fields` are
     /// the shop form's hidden fields (``ShopPageView/formFields(session:back:)``).
-    static func productList(_ products: [ProductRecord], fields: HTML, favourites: Set<ProductID>, empty: String) -> HTML {
+    /// Each card shows the product's first image and links to its own page (issue 45); a
+    /// visitor (`signedIn` false) gets no favourite toggle. On a phone a card is one compact row
+    /// (image beside the words), so about six fit a screen.
+    static func productList(
+        _ products: [ProductRecord], fields: HTML, favourites: Set<ProductID>, empty: String, signedIn: Bool = true
+    ) -> HTML {
         guard !products.isEmpty else { return "<p class=\"hint\" id=\"no-results\">\(empty)</p>" }
         let cards = HTML.join(
             products.map { product in
@@ -30,22 +35,42 @@ enum ProductListView {
                     </form>
                     """
                     : "<p class=\"hint\">Not available to order now.</p>"
+                let toggle: HTML =
+                    signedIn
+                    ? """
+                    <form method="post" action="/shop/favourites/\(favourite ? "remove" : "add")" class="favourite">\(fields)
+                    <input type="hidden" name="productId" value="\(product.id)">
+                    <button type="submit" class="secondary" aria-pressed="\(favourite ? "true" : "false")" aria-label="\(favourite ? "Remove \(product.name) from favourites" : "Save \(product.name) to favourites")">\(favourite ? "★ Saved" : "☆ Save")</button>
+                    </form>
+                    """ : .empty
                 return """
                     <li class="product" id="product-\(product.id)" data-product-id="\(product.id)">
-                    <h3 class="product-name">\(product.name)</h3>
+                    \(thumbnail(product))
+                    <div class="product-words">
+                    <h3 class="product-name"><a href="\(path(product))">\(product.name)</a></h3>
                     <p class="hint">\([product.brand, product.category].filter { !$0.isEmpty }.joined(separator: " · "))</p>
                     <p class="price">\(price)</p>
                     <p class="stock \(available > 0 ? "in" : "out")">\(Self.stockText(product))</p>
                     <p class="where">\(Self.whereText(product))</p>
                     \(add)
-                    <form method="post" action="/shop/favourites/\(favourite ? "remove" : "add")" class="favourite">\(fields)
-                    <input type="hidden" name="productId" value="\(product.id)">
-                    <button type="submit" class="secondary" aria-pressed="\(favourite ? "true" : "false")" aria-label="\(favourite ? "Remove \(product.name) from favourites" : "Save \(product.name) to favourites")">\(favourite ? "★ Saved" : "☆ Save")</button>
-                    </form>
+                    \(toggle)
+                    </div>
                     </li>
                     """
             })
         return "<ul class=\"products\" id=\"products\">\(cards)</ul>"
+    }
+
+    /// The product's own page in the shop.
+    static func path(_ product: ProductRecord) -> String { "/shop/products/\(product.slug)" }
+
+    /// The card's picture: the product's first image (decorative beside its name, so `alt=""`),
+    /// else a plain tile with its initial, so every card has one.
+    static func thumbnail(_ product: ProductRecord) -> HTML {
+        guard product.hasImage else {
+            return "<span class=\"thumb thumb-none\" aria-hidden=\"true\">\(String(product.name.prefix(1)).uppercased())</span>"
+        }
+        return "<img class=\"thumb\" src=\"/v1/products/\(product.id)/image\" alt=\"\" width=\"72\" height=\"72\" loading=\"lazy\">"
     }
 
     /// Whether the store has it now, in words.

@@ -40,7 +40,7 @@ enum ShopSearchView {
                 </form>
                 <video id="barcode-view" hidden muted playsinline></video>
                 <h2 id="results-heading">\(heading)</h2>
-                \(ProductListView.productList(products, fields: fields, favourites: favourites, empty: "Nothing found. Check the spelling, or try fewer words."))
+                \(ProductListView.productList(products, fields: fields, favourites: favourites, empty: "Nothing found. Check the spelling, or try fewer words.", signedIn: frame.session != nil))
                 \(more)
                 """)
     }
