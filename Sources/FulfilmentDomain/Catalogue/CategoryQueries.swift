@@ -1,7 +1,9 @@
+import Foundation
 import Logging
 import PostgresNIO
 
-/// The SQL of the category listing.
+/// The SQL of the category listing, each category with what `category_details` (migration 049)
+/// says about it: a description and the product whose first image is its picture (when it has one).
 package enum CategoryQueries {
     /// Every category with its count of products on sale (not discontinued, with a category),
     /// by name, case-insensitive. With a store, only the products it carries count: those it has
@@ -9,18 +11,27 @@ package enum CategoryQueries {
     package static func counts(store: StoreID?, on client: PostgresClient, logger: Logger) async throws -> [CategoryCount] {
         let rows = try await client.run(
             """
-            SELECT p.category, count(*)::int8 AS product_count
-            FROM products p
-            WHERE NOT p.discontinued AND p.category <> ''
-              AND (\(store?.rawValue)::uuid IS NULL
-                   OR EXISTS (SELECT 1 FROM stock s WHERE s.store_id = \(store?.rawValue) AND s.product_id = p.id))
-            GROUP BY p.category
-            ORDER BY lower(p.category), p.category
+            SELECT n.category, n.product_count, coalesce(d.description, '') AS description,
+                   (SELECT i.product_id FROM product_images i WHERE i.product_id = d.image_product_id AND i.position = 0) AS image_product_id
+            FROM (
+                SELECT p.category, count(*)::int8 AS product_count
+                FROM products p
+                WHERE NOT p.discontinued AND p.category <> ''
+                  AND (\(store?.rawValue)::uuid IS NULL
+                       OR EXISTS (SELECT 1 FROM stock s WHERE s.store_id = \(store?.rawValue) AND s.product_id = p.id))
+                GROUP BY p.category
+            ) n
+            LEFT JOIN category_details d ON d.name = n.category
+            ORDER BY lower(n.category), n.category
             """, logger: logger)
         var counts: [CategoryCount] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            counts.append(CategoryCount(name: try r["category"].decode(String.self), productCount: Int(try r["product_count"].decode(Int64.self))))
+            counts.append(
+                CategoryCount(
+                    name: try r["category"].decode(String.self), productCount: Int(try r["product_count"].decode(Int64.self)),
+                    description: try r["description"].decode(String.self),
+                    imageProductID: try r["image_product_id"].decode(UUID?.self).map(ProductID.init)))
         }
         return counts
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A place in degrees (WGS 84): where a store is, or where a customer asks from. Checked where
 /// it comes in (`StoreRules.location`, `GeoPoint.parse(_:field:)`); the database checks the same
 /// ranges again for stores.
@@ -7,6 +9,16 @@ public struct GeoPoint: Sendable, Equatable {
 
     public init(latitude: Double, longitude: Double) {
         (self.latitude, self.longitude) = (latitude, longitude)
+    }
+
+    /// The great-circle distance to `other` in metres (haversine, the Earth's mean radius): what
+    /// the store finder sorts by, as `distance_metres` does in SQL.
+    package func metres(to other: GeoPoint) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (other.latitude - latitude) * radians
+        let dLon = (other.longitude - longitude) * radians
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
+        return 6_371_008.8 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 
     /// Finite, latitude -90 to 90 and longitude -180 to 180.

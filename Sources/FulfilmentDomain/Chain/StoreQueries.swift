@@ -7,7 +7,7 @@ package enum StoreQueries {
     /// The columns ``stores(_:)`` reads, over `stores` (unqualified, so `RETURNING` takes them too).
     private static let storeColumns =
         "id, code, name, address, currency::text AS currency, latitude, longitude, extract(day FROM new_arrival_window)::int8 AS new_arrival_days, "
-        + "(extract(epoch FROM reminder_before) / 3600)::int8 AS reminder_hours, logo_url"
+        + "(extract(epoch FROM reminder_before) / 3600)::int8 AS reminder_hours, logo_url, phone"
     /// The columns ``aisles(_:)`` reads, over `aisles`.
     private static let aisleColumns = "id, code, name, walk_order, zone"
 
@@ -57,7 +57,8 @@ package enum StoreQueries {
                     id: StoreID(try r["id"].decode(UUID.self)), code: try r["code"].decode(String.self), name: try r["name"].decode(String.self),
                     address: try r["address"].decode(String.self), currency: try r["currency"].decode(String.self), location: location,
                     newArrivalDays: Int(try r["new_arrival_days"].decode(Int64.self)),
-                    reminderHours: Int(try r["reminder_hours"].decode(Int64.self)), logoURL: try r["logo_url"].decode(String?.self)))
+                    reminderHours: Int(try r["reminder_hours"].decode(Int64.self)), logoURL: try r["logo_url"].decode(String?.self),
+                    phone: try r["phone"].decode(String.self)))
         }
         return stores
     }

@@ -13,4 +13,6 @@ public struct StoreRecord: Sendable, Equatable {
     public var reminderHours: Int = 24
     /// An https address of the store's logo, heading its messages; nil: its name instead.
     public var logoURL: String? = nil
+    /// Its telephone number as people dial it; empty when not given (the store finder shows it).
+    public var phone: String = ""
 }

@@ -22,15 +22,18 @@ package struct CartAddition: Sendable, Decodable, Equatable {
     package var notAdded: [Line]
 
     /// "Jerk Seasoning (out of stock), Water (not sold at this store)": what did not go in, for a sentence.
-    package var notAddedText: String {
-        notAdded.map { line in
+    package var notAddedText: String { Self.notAddedText(notAdded) }
+
+    /// The same sentence for any lines that did not go in (a recipe's, `RecipeToCart`'s).
+    package static func notAddedText(_ lines: [Line]) -> String {
+        lines.map { line in
             let name = line.name ?? line.text
             let why =
                 switch line.reason {
                 case "discontinued": "no longer sold"
                 case "not_carried": "not sold at this store"
                 case "out_of_stock": line.available.map { $0 > 0 ? "only \($0) left" : "out of stock" } ?? "out of stock"
-                case "quantity_limit": "at most 99 of one product"
+                case "quantity_limit": "at most \(Cart.maximumQuantity) of one product"
                 default: "not in the catalogue"
                 }
             return "\(name) (\(why))"

@@ -29,6 +29,30 @@ package struct PickupSlots: Sendable {
         return try await calendar(store: store, logger: logger)
     }
 
+    /// A store's opening hours for the 7 days from `now`'s date on its clock, for anyone (the
+    /// store finder): each day its hours (none: closed), and a closure's reason. Nil when the
+    /// store keeps no calendar.
+    package func openingWeek(store: StoreID, now: Date, logger: Logger) async throws -> (TimeZone, [OpeningDay])? {
+        guard let calendar = try await CalendarQueries.calendar(store: store, on: database.client, logger: logger) else { return nil }
+        let today = LocalDate(now, in: calendar.timeZone)
+        let days = (0..<7).map { offset -> OpeningDay in
+            let date = LocalDate(day: today.day + offset)
+            let closure = calendar.closures.first { $0.date == date }
+            let hours = closure == nil ? calendar.hours.filter { $0.weekday == date.weekday } : []
+            return OpeningDay(date: date, hours: hours, closedBecause: closure.map { $0.reason.isEmpty ? "Closed" : $0.reason })
+        }
+        return (calendar.timeZone, days)
+    }
+
+    /// One day of a store's week as the store finder shows it.
+    package struct OpeningDay: Sendable, Equatable {
+        package var date: LocalDate
+        /// Its opening hours, in the store's clock; empty: closed.
+        package var hours: [StoreCalendar.Range]
+        /// A closure's reason (a holiday), when it is closed for one.
+        package var closedBecause: String?
+    }
+
     /// The calendar of `store`, for anyone (the public slot list): 404 `calendar_not_found` when it has none.
     private func calendar(store: StoreID, logger: Logger) async throws -> StoreCalendar {
         guard try await CalendarQueries.storeExists(store, on: database.client, logger: logger) else { throw OrderError.storeNotFound }

@@ -9,7 +9,11 @@ extension API {
     func listCategories(_ input: Operations.ListCategories.Input) async throws -> Operations.ListCategories.Output {
         let store = try await optionalStore(input.query.storeId)
         let categories = try await services.listings.categories(at: store, logger: logger)
-        let items = categories.map { Components.Schemas.Category(name: $0.name, productCount: $0.productCount) }
+        let items = categories.map {
+            Components.Schemas.Category(
+                name: $0.name, productCount: $0.productCount, description: $0.description,
+                imageUrl: $0.imageProductID.map { "/v1/products/\($0)/image" })
+        }
         return .ok(.init(body: .json(.init(items: items, nextCursor: nil))))
     }
 

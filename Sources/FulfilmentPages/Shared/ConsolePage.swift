@@ -74,7 +74,7 @@ struct ConsolePage: Sendable {
             return """
                 <header class="top">
                 <span class="brand">Fulfilment</span>
-                <nav><a href="/shop">Shop</a><a href="/shop/locate">Find in store</a><a href="/shop/stores">Stores</a><a href="/shop/cart">Cart\(count)</a><a href="/" id="sign-in-link">Sign in</a><a href="/shop/register" id="register-link">Create an account</a></nav>
+                <nav><a href="/shop">Shop</a><a href="/shop/offers">Offers</a><a href="/shop/locate">Find in store</a><a href="/shop/stores">Stores</a><a href="/shop/cart">Cart\(count)</a><a href="/" id="sign-in-link">Sign in</a><a href="/shop/register" id="register-link">Create an account</a></nav>
                 </header>
                 """
         }
@@ -88,6 +88,7 @@ struct ConsolePage: Sendable {
             links.append("<a href=\"/console/stores\">Stores</a>")
         } else {
             links.append("<a href=\"/shop\">Shop</a>")
+            links.append("<a href=\"/shop/offers\">Offers</a>")
             links.append("<a href=\"/shop/locate\">Find in store</a>")
             links.append("<a href=\"/shop/favourites\">Favourites</a>")
             let count: HTML = cartCount.map { " <span id=\"cart-count\" class=\"count\">(\($0))</span>" } ?? "<span id=\"cart-count\"></span>"

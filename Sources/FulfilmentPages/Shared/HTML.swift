@@ -32,4 +32,8 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation {
 
     /// `fragments` joined, for lists built with `map`.
     static func join(_ fragments: some Sequence<HTML>) -> HTML { HTML(trusted: fragments.map(\.markup).joined()) }
+    /// The fragments with `separator` (text, escaped) between them.
+    static func join(_ fragments: some Sequence<HTML>, separator: String) -> HTML {
+        HTML(trusted: fragments.map(\.markup).joined(separator: HTML("\(separator)").markup))
+    }
 }

@@ -19,6 +19,15 @@ extension ShopController {
                 return try await searchPage(visit, place: place, store: store)
             }
         }
+        for (path, offers) in [("/shop/offers", true), ("/shop/new", false)] {
+            router.get(RouterPath(path)) { request, context in
+                try await shopPage(request, context, operation: "searchProducts") { visit in
+                    let place = try await shopPlace(visit)
+                    guard let store = place.store else { return ConsolePage.redirect("/shop/stores") }
+                    return try await listingPage(visit, place: place, store: store, offers: offers)
+                }
+            }
+        }
         router.get("/shop/locate") { request, context in
             try await shopPage(request, context, operation: "locateProducts") { visit in
                 let place = try await shopPlace(visit)
@@ -100,6 +109,9 @@ extension ShopController {
         let text = query["q"] ?? ""
         let category = query.text("category")
         let cursor = query.text("cursor")
+        if query["q"] == nil, category == nil, cursor == nil, query.text("barcode") == nil, query["all"] == nil {
+            return try await homePage(visit, place: place, store: store)
+        }
         var products: [ProductRecord] = []
         var next: String?
         var problem: Notice?
@@ -128,6 +140,47 @@ extension ShopController {
         ).response()
     }
 
+    /// The shop's front page (``ShopHomeView``): a few offers and new arrivals, the categories.
+    private func homePage(_ visit: ShopVisit, place: ShopPlace, store: StoreRecord) async throws -> Response {
+        let offers = try await services.catalogue.search(
+            try ProductSearch(text: nil, storeID: store.id, category: nil, onSale: true, sort: .price, limit: 6, cursor: nil), logger: visit.logger)
+        let newIn = try await services.catalogue.search(
+            try ProductSearch(text: nil, storeID: store.id, category: nil, newArrivals: true, sort: .newest, limit: 6, cursor: nil),
+            logger: visit.logger)
+        let categories = try await services.listings.categories(at: store.id, logger: visit.logger)
+        return ShopHomeView.page(
+            frame: shopFrame(visit, place: place), store: store, categories: categories, offers: offers.items, newIn: newIn.items,
+            favourites: try await favouriteIDs(visit, store: store.id)
+        ).response()
+    }
+
+    /// Offers (`?onSale=true`) or new arrivals (`?new=true`) at the store, sorted as asked.
+    private func listingPage(_ visit: ShopVisit, place: ShopPlace, store: StoreRecord, offers: Bool) async throws -> Response {
+        let query = Self.query(visit.request)
+        let sorts: [ProductSort] = offers ? [.price, .name, .newest] : [.newest, .price, .name]
+        let sort = ProductSort(rawValue: query["sort"] ?? "").flatMap { sorts.contains($0) ? $0 : nil } ?? sorts[0]
+        var notice: Notice?
+        var products: [ProductRecord] = []
+        var next: String?
+        do {
+            let page = try await services.catalogue.search(
+                try ProductSearch(
+                    text: nil, storeID: store.id, category: nil, onSale: offers, newArrivals: !offers, sort: sort, limit: Self.shopPageSize,
+                    cursor: query.text("cursor")), logger: visit.logger)
+            (products, next) = (page.items, page.nextCursor)
+        } catch {
+            notice = Notice(ok: false, text: try Self.clientRefusal(error).message)
+        }
+        return ShopListingView.page(
+            frame: shopFrame(visit, place: place, notice: notice), store: store,
+            title: offers ? "Offers at \(store.name)" : "New in at \(store.name)",
+            intro: offers ? "Everything on sale at \(store.name) now, with what you save." : "What \(store.name) added to its shelves lately.",
+            path: offers ? "/shop/offers" : "/shop/new", sort: sort, sorts: sorts, products: products,
+            favourites: try await favouriteIDs(visit, store: store.id), next: next,
+            empty: offers ? "No offers at the moment." : "Nothing new at the moment."
+        ).response()
+    }
+
     private func locatePage(_ visit: ShopVisit, place: ShopPlace, store: StoreRecord) async throws -> Response {
         let text = Self.query(visit.request)["q"] ?? ""
         var found: [ProductRecord] = []
@@ -144,10 +197,45 @@ extension ShopController {
         return ShopLocateView.page(frame: shopFrame(visit, place: place, notice: problem), store: store, text: text, found: found).response()
     }
 
-    private func storesPage(_ visit: ShopVisit, place: ShopPlace, notice: Notice? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    /// The store finder (``ShopStoresView``): nearest first from `?near=lat,lon` (the browser's
+    /// location, sent only when the shopper asked), else the stores of `?town=` first (by name or
+    /// address) and the rest nearest to the first of them, else by name.
+    private func storesPage(_ visit: ShopVisit, place: ShopPlace, notice: Notice? = nil, status: HTTPResponse.Status = .ok) async throws
+        -> Response
+    {
+        let query = Self.query(visit.request)
+        let town = String((query.text("town") ?? "").prefix(100))
+        var notice = notice
+        var near: GeoPoint?
+        if let text = query.text("near") {
+            do { near = try GeoPoint.parse(text, field: "near") } catch { notice = notice ?? Notice(ok: false, text: error.apiError.message) }
+        }
         let stores = try await services.catalogue.stores(logger: visit.logger)
-        return ShopStoresView.page(frame: shopFrame(visit, place: place, notice: notice), stores: stores, current: place.store)
-            .response(status: status)
+        let matching = town.isEmpty ? [] : stores.filter { "\($0.name) \($0.address)".localizedCaseInsensitiveContains(town) }
+        let from = near ?? matching.first?.location
+        var entries: [ShopStoresView.Entry] = []
+        for store in stores {
+            let distance = from.flatMap { from in store.location.map { from.metres(to: $0) } }
+            let week = try await services.pickupSlots.openingWeek(store: store.id, now: services.clock(), logger: visit.logger)
+            entries.append(ShopStoresView.Entry(store: store, distance: distance, week: week))
+        }
+        let matched = Set(matching.map(\.id))
+        entries.sort { a, b in
+            let (aMatch, bMatch) = (matched.contains(a.store.id), matched.contains(b.store.id))
+            if aMatch != bMatch { return aMatch }
+            switch (a.distance, b.distance) {
+            case (let x?, let y?) where x != y: return x < y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return a.store.name.localizedCaseInsensitiveCompare(b.store.name) == .orderedAscending
+            }
+        }
+        if !town.isEmpty, matching.isEmpty, notice == nil {
+            notice = Notice(ok: false, text: "No store's name or address mentions “\(town)”: here are all of them.")
+        }
+        return ShopStoresView.page(
+            frame: shopFrame(visit, place: place, notice: notice), entries: entries, current: place.store, town: town, located: near != nil
+        ).response(status: status)
     }
 
     private func favouritesPage(_ visit: ShopVisit, place: ShopPlace, notice: Notice? = nil, status: HTTPResponse.Status = .ok) async throws

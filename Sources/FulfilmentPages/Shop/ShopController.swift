@@ -156,6 +156,8 @@ extension ShopController {
         "review-updated": "Your review is updated.",
         "helpful": "Thank you: counted as helpful.",
         "reported": "Thank you: the store's moderators will look at it.",
+        "reported-before": "You reported this already: the store's moderators have it.",
+        "commented": "Your comment is posted.",
     ]
 
     static func redirectNotice(_ request: Request) -> Notice? {

@@ -103,6 +103,10 @@ struct ShopBrowserTests {
                 try await browser.click("#to-checkout")
                 try await browser.waitFor("#checkout-form")
                 try await Self.checkPage(browser, "checkout", width: width)
+                // A day at a time: the full slot's day, by its link.
+                let fullDay = LocalDate(try Date(first, strategy: .iso8601), in: TimeZone(identifier: "America/Jamaica")!).description
+                try await browser.click("#day-\(fullDay)")
+                try await browser.waitFor("#slots-\(fullDay)")
                 #expect(try await browser.attribute("#\(fullID)", "disabled") != nil)
                 #expect(try await browser.text("label[for='\(fullID)']").hasSuffix("(full)"))
                 // Nothing is chosen for the customer: they choose a time themselves.

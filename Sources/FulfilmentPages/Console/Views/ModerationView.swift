@@ -45,9 +45,9 @@ enum ModerationView {
                 <h1>Moderation</h1>
                 \(notice.map { $0.render(id: "moderation-note") } ?? .empty)
                 <h2>Open reports</h2>
-                \(rows.isEmpty ? "<p class=\"hint\">No open reports.</p>" : "<table id=\"reports\" class=\"cards\"><thead><tr><th>Kind</th><th>Content</th><th>Author</th><th>Reason</th><th>Reported</th><th></th></tr></thead><tbody>\(rows)</tbody></table>" as HTML)
+                \(rows.isEmpty ? "<p class=\"hint\">No open reports.</p>" : "<table id=\"reports\" class=\"cards\"><thead><tr><th>Kind</th><th>Content</th><th>Author</th><th>Reason</th><th>Reported</th><th><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>\(rows)</tbody></table>" as HTML)
                 <h2>Blocked authors</h2>
-                \(blocks.isEmpty ? "<p class=\"hint\">Nobody is blocked.</p>" : "<table id=\"blocks\" class=\"cards\"><thead><tr><th>Author</th><th>Reason</th><th>Since</th><th></th></tr></thead><tbody>\(blocks)</tbody></table>" as HTML)
+                \(blocks.isEmpty ? "<p class=\"hint\">Nobody is blocked.</p>" : "<table id=\"blocks\" class=\"cards\"><thead><tr><th>Author</th><th>Reason</th><th>Since</th><th><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>\(blocks)</tbody></table>" as HTML)
                 """
         )
     }

@@ -26,7 +26,7 @@ enum NewsView {
             rows.isEmpty
             ? "<p class=\"hint\">No news yet.</p>"
             : """
-            <table id="news-items" class="cards"><thead><tr><th>Title</th><th>State</th><th>Comments</th><th>Updated</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
+            <table id="news-items" class="cards"><thead><tr><th>Title</th><th>State</th><th>Comments</th><th>Updated</th><th><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>\(rows)</tbody></table>
             """
         let rendered: HTML =
             preview

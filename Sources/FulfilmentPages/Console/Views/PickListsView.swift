@@ -19,7 +19,7 @@ enum PickListsView {
             open.isEmpty
             ? "<p class=\"hint\">No open pick lists.</p>"
             : """
-            <table id="open-pick-lists" class="cards compact"><thead><tr><th>Created</th><th>Orders</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
+            <table id="open-pick-lists" class="cards compact"><thead><tr><th>Created</th><th>Orders</th><th><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>\(rows)</tbody></table>
             """
         let noticeHTML = notice.map { $0.render(id: "pick-note") } ?? .empty
         return ConsolePage(

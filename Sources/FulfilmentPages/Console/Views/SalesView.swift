@@ -20,7 +20,7 @@ enum SalesView {
                 rows.isEmpty
                 ? "<p class=\"hint\">None.</p>"
                 : """
-                <table id="sales-\(state.rawValue)" class="cards"><thead><tr><th>Product</th><th>Sale price</th><th>Regular price</th><th>From</th><th>Until</th><th></th></tr></thead><tbody>\(rows)</tbody></table>
+                <table id="sales-\(state.rawValue)" class="cards"><thead><tr><th>Product</th><th>Sale price</th><th>Regular price</th><th>From</th><th>Until</th><th><span class=\"visually-hidden\">Actions</span></th></tr></thead><tbody>\(rows)</tbody></table>
                 """
             sections.append("<h2>\(title)</h2>\n\(table)")
         }

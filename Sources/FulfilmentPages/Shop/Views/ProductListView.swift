@@ -9,10 +9,11 @@ enum ProductListView {
     /// place in the store, a quantity and "Add to cart", and the favourite toggle. `fields` are
     /// the shop form's hidden fields (``ShopPageView/formFields(session:back:)``).
     /// Each card shows the product's first image and links to its own page (issue 45); a
-    /// visitor (`signedIn` false) gets no favourite toggle. On a phone a card is one compact row
+    /// visitor (`signedIn` false) gets no favourite toggle. `idPrefix` keeps ids unique where a
+    /// page lists a product twice (the front page's offers and new arrivals). On a phone a card is one compact row
     /// (image beside the words), so about six fit a screen.
     static func productList(
-        _ products: [ProductRecord], fields: HTML, favourites: Set<ProductID>, empty: String, signedIn: Bool = true
+        _ products: [ProductRecord], fields: HTML, favourites: Set<ProductID>, empty: String, signedIn: Bool = true, idPrefix: String = ""
     ) -> HTML {
         guard !products.isEmpty else { return "<p class=\"hint\" id=\"no-results\">\(empty)</p>" }
         let cards = HTML.join(
@@ -21,16 +22,17 @@ enum ProductListView {
                 let available = product.stock?.available ?? 0
                 var price: HTML = "<strong>\(MoneyText.format(product.priceAmount, product.currency))</strong>"
                 if let sale = product.sale {
+                    let saving = MoneyText.format(sale.regularAmount - product.priceAmount, product.currency)
                     price =
-                        "\(price) <s aria-label=\"was\">\(MoneyText.format(sale.regularAmount, product.currency))</s> <span class=\"status status-completed\">Sale</span>"
+                        "\(price) <s><span class=\"visually-hidden\">was </span>\(MoneyText.format(sale.regularAmount, product.currency))</s> <span class=\"status status-completed saving\">Save \(saving)</span>"
                 }
                 let add: HTML =
                     available > 0 && !product.discontinued
                     ? """
                     <form method="post" action="/shop/cart/items" class="add" data-inline>\(fields)
                     <input type="hidden" name="productId" value="\(product.id)"><input type="hidden" name="mode" value="add">
-                    <label for="qty-\(product.id)">Quantity</label>
-                    <input id="qty-\(product.id)" name="quantity" type="number" inputmode="numeric" min="1" max="\(min(available, Cart.maximumQuantity))" value="1" class="qty">
+                    <label for="\(idPrefix)qty-\(product.id)">Quantity</label>
+                    <input id="\(idPrefix)qty-\(product.id)" name="quantity" type="number" inputmode="numeric" min="1" max="\(min(available, Cart.maximumQuantity))" value="1" class="qty">
                     <button type="submit" aria-label="Add \(product.name) to cart">Add to cart</button>
                     </form>
                     """
@@ -44,7 +46,7 @@ enum ProductListView {
                     </form>
                     """ : .empty
                 return """
-                    <li class="product" id="product-\(product.id)" data-product-id="\(product.id)">
+                    <li class="product" id="\(idPrefix)product-\(product.id)" data-product-id="\(product.id)">
                     \(thumbnail(product))
                     <div class="product-words">
                     <h3 class="product-name"><a href="\(path(product))">\(product.name)</a></h3>
@@ -58,7 +60,7 @@ enum ProductListView {
                     </li>
                     """
             })
-        return "<ul class=\"products\" id=\"products\">\(cards)</ul>"
+        return "<ul class=\"products\" id=\"\(idPrefix)products\">\(cards)</ul>"
     }
 
     /// The product's own page in the shop.

@@ -24,7 +24,7 @@ enum ShopCartView {
                 }
                 var price: HTML = "\(MoneyText.format(line.unitPrice, cart.currency)) each"
                 if let regular = line.regularPrice, regular > line.unitPrice {
-                    price = "\(price) <s aria-label=\"was\">\(MoneyText.format(regular, cart.currency))</s>"
+                    price = "\(price) <s><span class=\"visually-hidden\">was </span>\(MoneyText.format(regular, cart.currency))</s>"
                 }
                 let choice = line.substitution.kind
                 return """
@@ -76,6 +76,7 @@ enum ShopCartView {
             ? "<section id=\"cart\"><p class=\"hint\" id=\"cart-empty\">Your cart is empty. <a href=\"/shop\">Find something</a>.</p></section>"
             : """
             <section id="cart">
+            <h2 class="visually-hidden">What is in your cart</h2>
             <ul class="cart-lines">\(rows)</ul>
             \(coupon)
             <dl class="totals">

@@ -26,7 +26,7 @@ enum ShopProductView {
         var price: HTML = "<strong id=\"price\">\(MoneyText.format(product.priceAmount, product.currency))</strong>"
         if let sale = product.sale {
             price =
-                "\(price) <s aria-label=\"was\" id=\"regular-price\">\(MoneyText.format(sale.regularAmount, product.currency))</s> <span class=\"status status-completed\">Sale</span>"
+                "\(price) <s id=\"regular-price\"><span class=\"visually-hidden\">was </span>\(MoneyText.format(sale.regularAmount, product.currency))</s> <span class=\"status status-completed\">Sale</span>"
             if let ends = sale.endsAt {
                 price = "\(price) <span class=\"hint\">until \(TimeText.local(ends, in: nil))</span>"
             }
