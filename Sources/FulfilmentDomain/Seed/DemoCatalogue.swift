@@ -63,6 +63,28 @@ package enum DemoCatalogue {
         hours: (1...7).map { StoreCalendar.Range(weekday: $0, opens: 8 * 60, closes: $0 == 5 ? 22 * 60 : 20 * 60) },
         closures: [], slotMinutes: 30, capacity: 4, leadMinutes: 120, horizonDays: 7, graceMinutes: 1440)
     package static let currency = "JMD"
+    /// The store finder's number for the demo store.
+    package static let storePhone = "+1 876 555 0142"
+
+    /// What the shop's front page says under each category (issue 45).
+    package static let categoryDescriptions: [(String, String)] = [
+        ("Produce", "Fresh from Jamaican farms: breadfruit, callaloo, yam, peppers and more."),
+        ("Bakery", "Hard dough bread, bulla and buns, baked every morning."),
+        ("Beverages", "Juices, sodas, water and the island's favourite malts."),
+        ("Breakfast", "Porridge, cereal and everything for the first meal."),
+        ("Canned goods", "Ackee, beans, corned beef and coconut milk for the cupboard."),
+        ("Condiments", "Ketchup, pepper sauce and the sauces on every table."),
+        ("Dairy", "Milk, cheese, butter and yoghurt, kept cold."),
+        ("Deli", "Sliced meats and cheeses, cut to order."),
+        ("Frozen", "Ice cream, frozen vegetables and quick meals."),
+        ("Household", "Cleaning, laundry and paper for the home."),
+        ("Meat", "Chicken, pork, goat and fish from the counter."),
+        ("Personal care", "Soap, toothpaste and care for every day."),
+        ("Rice & grains", "Rice, flour and cornmeal: parboiled, long grain, brown."),
+        ("Snacks", "Crackers, chips and sweets for between meals."),
+        ("Spices", "Jerk seasoning, allspice, curry and thyme."),
+    ]
+
     /// Where the demo store is, for the best price's distances.
     package static let storeLocation = GeoPoint(latitude: 18.0123, longitude: -76.7991)
 
@@ -183,7 +205,7 @@ package enum DemoCatalogue {
             price: 36000, aisle: "2", bay: 8, shelf: "D", onHand: 90, minSupply: 15),
         // MARK: Aisle 3 - Rice, flour & grains (ambient)
         DemoProduct(
-            sku: "QC-0019", barcode: "7640012002697", name: "Grace Long Grain Rice 2kg", brand: "Grace",
+            sku: "QC-0019", barcode: "7640012002697", name: "Grace Parboiled Long Grain Rice 2kg", brand: "Grace",
             category: "Rice & grains", description: "Parboiled long grain white rice.",
             price: 82000, aisle: "3", bay: 1, shelf: "B", onHand: 32, minSupply: 18),
         DemoProduct(

@@ -34,6 +34,17 @@ public enum DemoSeed {
                     on: connection, logger: logger)
             }
             try await loadSecondStore(products: productIDs, on: connection, logger: logger)
+            // Pictures and what the shop says about each category (issue 45).
+            for product in DemoCatalogue.products {
+                guard let id = productIDs[product.sku] else { continue }
+                let (png, alt) = DemoPictures.picture(for: product)
+                try await DemoSeedQueries.insertPicture(png, alt: alt, product: id, on: connection, logger: logger)
+            }
+            for (category, description) in DemoCatalogue.categoryDescriptions {
+                let first = DemoCatalogue.products.first { $0.category == category }.flatMap { productIDs[$0.sku] }
+                try await DemoSeedQueries.insertCategory(category, description: description, picture: first, on: connection, logger: logger)
+            }
+            try await DemoSeedQueries.setPhone(DemoCatalogue.storePhone, store: store, on: connection, logger: logger)
             try await DemoSales.insert(store: store, products: productIDs, on: connection, logger: logger)
             try await DemoCoupons.insert(store: store, on: connection, logger: logger)
             return Summary(storeID: store.rawValue, created: true, products: DemoCatalogue.products.count)

@@ -56,6 +56,32 @@ package enum DemoSeedQueries {
         return ProductID(id)
     }
 
+    /// The product's picture (``DemoPictures``), its first image.
+    package static func insertPicture(_ png: [UInt8], alt: String, product: ProductID, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        try await connection.run(
+            """
+            INSERT INTO product_images (product_id, position, alt_text, content_type, bytes, sha256)
+            VALUES (\(product.rawValue), 0, \(alt), 'image/png', \(ByteBuffer(bytes: png)), \(ByteBuffer(bytes: DemoPictures.sha256(png))))
+            """, logger: logger)
+    }
+
+    package static func setPhone(_ phone: String, store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run("UPDATE stores SET phone = \(phone) WHERE id = \(store.rawValue)", logger: logger)
+    }
+
+    /// What the shop says about a category, its picture one of its products'.
+    package static func insertCategory(_ name: String, description: String, picture: ProductID?, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        try await connection.run(
+            """
+            INSERT INTO category_details (name, description, image_product_id) VALUES (\(name), \(description), \(picture?.rawValue))
+            ON CONFLICT (name) DO NOTHING
+            """, logger: logger)
+    }
+
     /// The stock row that makes `store` carry `product`, placed when `aisle` is given.
     package static func insertStock(
         product: ProductID, store: StoreID, onHand: Int, minSupply: Int, aisle: UUID?, bay: Int?, shelf: String?,

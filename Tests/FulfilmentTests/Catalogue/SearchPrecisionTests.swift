@@ -13,7 +13,7 @@ struct SearchPrecisionTests {
         try await withApp { app in
             let store = try await app.loadDemo().storeID.uuidString.lowercased()
             let rice = try await app.names("/v1/products?q=rice")
-            #expect(rice.contains("Grace Long Grain Rice 2kg"))
+            #expect(rice.contains("Grace Parboiled Long Grain Rice 2kg"))
             for unrelated in ["Kremi Grape Nut Ice Cream 2L", "National Spice Bun 1.1kg", "Ripe Plantain", "Hormel Natural Choice Smoked Ham 198g"] {
                 #expect(!rice.contains(unrelated), "rice: \(rice)")
             }

@@ -92,4 +92,26 @@ struct ShopListingsTests {
             }
         }
     }
+
+    @Test("the demo a visitor first opens has pictures, categories with words, the README's search, and a store with its hours")
+    func demoFirstOpened() async throws {
+        try await withApp { app in
+            let demo = try await app.loadDemo()
+            let store = demo.storeID.uuidString.lowercased()
+            let cookie = "\(ShopVisit.storeCookie)=\(store)"
+            let home = try await app.form(.get, "/shop", cookie: cookie).text
+            #expect(home.components(separatedBy: "<img class=\"thumb\" src=\"/v1/products/").count > 6, "\(home)")
+            #expect(home.contains("Fresh from Jamaican farms"))
+            let picture = try #require(home.range(of: "src=\"/v1/products/")).upperBound
+            let product = String(home[picture...].prefix(36))
+            let image = try await app.request(.get, "/v1/products/\(product)/image")
+            #expect(image.status == .ok && image.headers[.contentType] == "image/png")
+            #expect(Array(image.body.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            let found = try await app.form(.get, "/shop?q=parbioled%20rice", cookie: cookie).text
+            #expect(found.contains("Grace Parboiled Long Grain Rice 2kg"), "the README's example finds the rice")
+            let stores = try await app.form(.get, "/shop/stores").text
+            #expect(stores.contains("+1 876 555 0142") && stores.contains("Opening hours this week"))
+            // The demo's news and recipes come with its accounts (`fulfilment seed --demo`: DemoContentTests).
+        }
+    }
 }
