@@ -45,7 +45,8 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
         database: database, migrations: migrations, keys: keys, accounts: accounts, events: events,
         dataKeys: dataKeys, webhookSecret: configuration.webhookSecret, health: health, metrics: metrics,
         trustedProxies: configuration.trustedProxies, secureCookies: configuration.secureCookies, clock: configuration.clock,
-        webhookAllowPrivate: configuration.webhookDispatch.allowPrivate, providerSettings: configuration.providerSignIn, mail: mail)
+        webhookAllowPrivate: configuration.webhookDispatch.allowPrivate, providerSettings: configuration.providerSignIn, mail: mail,
+        brand: configuration.brand)
     let migrated = AsyncFlag()
     var app = Application(
         router: router,
@@ -86,9 +87,11 @@ func buildRouter(
     health: DatabaseHealth = DatabaseHealth(), metrics: MetricsEndpoint = MetricsEndpoint(token: nil, host: "127.0.0.1"),
     trustedProxies: TrustedProxies = .none, secureCookies: Bool = false,
     clock: @escaping @Sendable () -> Date = { Date() }, webhookAllowPrivate: Bool = false,
-    providerSettings: ProviderSignInSettings = ProviderSignInSettings(), mail: Mail? = nil
+    providerSettings: ProviderSignInSettings = ProviderSignInSettings(), mail: Mail? = nil, brand: Brand = .standard
 ) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: PageBrandMiddleware(brand: brand))
+    router.get("/brand.css") { _, _ in PageBrand.stylesheet() }
     ServiceMetrics.bootstrap()
     router.add(middleware: RequestScopeMiddleware())
     router.add(middleware: MetricsMiddleware())

@@ -80,6 +80,8 @@ public struct AppConfiguration: Sendable {
     /// How mail is sent (issue 44): the SMTP server, the sender, retries (`MailSettings.from(environment:)`,
     /// which `fulfilment serve` reads). The default sends nothing: messages are kept for the Mail page.
     package var mail = MailSettings()
+    /// The chain's name, logo and colour on the pages (issue 45): `FULFILMENT_BRAND_*`.
+    package var brand = Brand.standard
     /// The request head timeout and open connections per client (`ConnectionLimits`).
     public var connectionLimits = ConnectionLimits.fromEnvironment()
 

@@ -54,6 +54,7 @@ struct Serve: AsyncParsableCommand {
             configuration.dataKeys = dataKeys
             configuration.providerSignIn = try ProviderSignInSettings.from(environment: ProcessInfo.processInfo.environment)
             configuration.mail = try MailSettings.from(environment: ProcessInfo.processInfo.environment)
+            configuration.brand = try Brand.from(environment: ProcessInfo.processInfo.environment)
             if demo {
                 try await Migrator(connection: connection, migrations: try Migration.load(from: configuration.migrationsDirectory))
                     .migrate(logger: logger)

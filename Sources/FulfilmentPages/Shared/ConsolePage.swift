@@ -21,9 +21,12 @@ struct ConsolePage: Sendable {
     /// A page of the shop: a visitor (no session) gets the shop's navigation and a way to sign in.
     var shop: Bool = false
 
-    static let contentSecurityPolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; "
-        + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    /// Scripts, styles and everything else from this service only; images also from the
+    /// brand's logo's own site, when it has one elsewhere.
+    static var contentSecurityPolicy: String {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:\(PageBrand.current.logoOrigin.map { " " + $0 } ?? ""); "
+            + "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
 
     static func headers(contentType: String = "text/html; charset=utf-8") -> HTTPFields {
         [
@@ -51,8 +54,9 @@ struct ConsolePage: Sendable {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title) · Fulfilment</title>
+            <title>\(title) · \(PageBrand.current.name)</title>
             <link rel="stylesheet" href="\(ConsoleAssets.url("console.css"))">
+            \(PageBrand.current.colour == nil ? "" : "<link rel=\"stylesheet\" href=\"/brand.css\">" as HTML)
             \(scriptTags)
             \(refreshTo.map { "<meta http-equiv=\"refresh\" content=\"0;url=\($0)\">" as HTML })
             </head>
@@ -69,11 +73,11 @@ struct ConsolePage: Sendable {
 
     private var navigation: HTML {
         guard let session else {
-            guard shop else { return "<header class=\"top\"><span class=\"brand\">Fulfilment</span></header>" }
+            guard shop else { return "<header class=\"top\">\(PageBrand.mark)</header>" }
             let count: HTML = cartCount.map { " <span id=\"cart-count\" class=\"count\">(\($0))</span>" } ?? "<span id=\"cart-count\"></span>"
             return """
                 <header class="top">
-                <span class="brand">Fulfilment</span>
+                \(PageBrand.mark)
                 <nav><a href="/shop">Shop</a><a href="/shop/offers">Offers</a><a href="/shop/locate">Find in store</a><a href="/shop/stores">Stores</a><a href="/shop/cart">Cart\(count)</a><a href="/" id="sign-in-link">Sign in</a><a href="/shop/register" id="register-link">Create an account</a></nav>
                 </header>
                 """
@@ -104,7 +108,7 @@ struct ConsolePage: Sendable {
         links.append("<a href=\"/account\">My data</a>")
         return """
             <header class="top">
-            <span class="brand">Fulfilment</span>
+            \(PageBrand.mark)
             <nav>\(links)</nav>
             <form method="post" action="/signout" class="signout">
             \(Self.csrfInput(session))
