@@ -21,7 +21,9 @@ import Testing
 /// read, the serious and critical ones fail.
 @Suite(
     "Every page passes axe-core's accessibility audit",
-    .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
+    .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"),
+    // One walk at a time: each keeps a Chromium busy for a minute or more.
+    .serialized)
 struct AccessibilityAuditTests {
     /// The audit is only worth its green if it sees what it must: grey text on white, an input
     /// without a label and an image without a text, put into a real page, each fail it.

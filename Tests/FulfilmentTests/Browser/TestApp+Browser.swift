@@ -81,6 +81,8 @@ extension TestApp {
 func withBrowser<T: Sendable>(
     width: Int = 1280, height: Int = 900, mobile: Bool = false, _ body: (WebDriver) async throws -> T
 ) async throws -> T {
+    await BrowserSlots.shared.acquire()
+    defer { Task { await BrowserSlots.shared.release() } }
     let driver = try await WebDriver.start(width: width, height: height, mobile: mobile)
     do {
         let result = try await body(driver)
@@ -89,6 +91,30 @@ func withBrowser<T: Sendable>(
     } catch {
         await driver.quit()
         throw error
+    }
+}
+
+/// At most five Chromiums at once across the whole run: a browser is the heaviest thing a test
+/// starts, and a dozen at once on a small machine starve the database every other test waits on
+/// (they then fail with timeouts that say nothing about the product).
+actor BrowserSlots {
+    static let shared = BrowserSlots(count: Int(ProcessInfo.processInfo.environment["FULFILMENT_TEST_BROWSERS"] ?? "") ?? 5)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { free = max(1, count) }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
     }
 }
 
