@@ -97,19 +97,26 @@ final class ServiceProcess: Sendable {
         throw TestSetupError("fulfilment \(arguments.joined(separator: " ")) did not finish")
     }
 
+    /// A port for a service this test starts, taken below Linux's ephemeral range (32768 up):
+    /// a port the kernel hands out for "any port" (every in-process test server, every client)
+    /// can be taken by one of those between this check and the service's own bind, and the test
+    /// then talks to the wrong server. Below that range only another pick like this one competes.
     static func freePort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        for _ in 0..<100 {
+            let port = Int.random(in: 20_000...32_000)
+            let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(socket) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 }
+            }
+            if bound { return port }
         }
-        guard bound else { throw TestSetupError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw TestSetupError("no free port between 20000 and 32000")
     }
 
     /// Starts `executable` with its output in `output`. The test cluster asks for a password, which
