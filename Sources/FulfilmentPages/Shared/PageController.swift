@@ -60,8 +60,17 @@ extension PageController {
         _ request: Request, _ context: AppRequestContext, operation: String, store: (@Sendable (Identity) -> StoreID?)? = nil,
         _ body: @Sendable (PageVisit) async throws -> Response
     ) async throws -> Response {
+        let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger)
+        return try await page(request, context, operation: operation, session: session, store: store, body)
+    }
+
+    /// ``page(_:_:operation:store:_:)`` for a caller already resolved (the shop's front door,
+    /// which looks the session up to tell a customer from a visitor): one lookup per request.
+    func page(
+        _ request: Request, _ context: AppRequestContext, operation: String, session: ConsoleSession?,
+        store: (@Sendable (Identity) -> StoreID?)? = nil, _ body: @Sendable (PageVisit) async throws -> Response
+    ) async throws -> Response {
         let logger = context.logger
-        let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: logger)
         let isPost = request.method == .post
         do {
             try AccessPolicy.authorize(

@@ -20,14 +20,10 @@ extension ShopController {
         router.post("/shop/checkout") { request, context in
             try await page(request, context, operation: "checkout") { page in
                 let visit = ShopVisit(page)
-                // The slot's start in whole seconds, bounded to the years a calendar can name (the
-                // service then refuses anything its calendar did not offer); kept for the page drawn
-                // again after a refusal, so the customer's choice stays theirs.
-                let chosen = (try? visit.form.int("pickupSlot", label: "A pickup time", in: Self.slotSeconds))
-                    .flatMap { $0 }.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+                // Kept for the page drawn again after a refusal, so the customer's choice stays theirs.
+                let chosen = (try? Self.pickupSlot(visit.form)) ?? nil
                 do {
-                    let slot = try visit.form.int("pickupSlot", label: "A pickup time", in: Self.slotSeconds)
-                        .map { Date(timeIntervalSince1970: TimeInterval($0)) }
+                    let slot = try Self.pickupSlot(visit.form)
                     let result = try await services.checkout.run(
                         caller: .resolved(page.identity), method: .payAtCollection, pickupSlot: slot, now: services.clock(),
                         idempotencyKey: visit.form.text("attempt"), logger: visit.logger)
@@ -45,6 +41,13 @@ extension ShopController {
 
     /// A pickup slot's start as the form carries it: seconds since 1970, up to the end of 9999.
     static let slotSeconds = 0...LocalDate.lastSecond
+
+    /// The pickup time a checkout or a move chose (nil: none): its start in whole seconds,
+    /// bounded to the years a calendar can name (the service then refuses anything its calendar
+    /// did not offer); a typo is `invalid_field`.
+    static func pickupSlot(_ form: ConsoleForm) throws -> Date? {
+        try form.int("pickupSlot", label: "A pickup time", in: slotSeconds).map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    }
 
     private func checkoutPage(
         _ visit: ShopVisit, place: ShopPlace, chosen: Date? = nil, notice: Notice? = nil, status: HTTPResponse.Status = .ok

@@ -89,15 +89,11 @@ extension ShopController {
             let orderID = context.parameters.get("orderId") ?? ""
             return try await page(request, context, operation: "changePickupSlot") { visit in
                 let order = try await customersOrder(orderID, visit)
-                let chosen = (try? visit.form.int("pickupSlot", label: "A pickup time", in: Self.slotSeconds))
-                    .flatMap { $0 }.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+                let chosen = (try? Self.pickupSlot(visit.form)) ?? nil
                 do {
-                    guard let slot = try visit.form.int("pickupSlot", label: "A pickup time", in: Self.slotSeconds) else {
-                        throw SlotError.slotRequired
-                    }
+                    guard let slot = try Self.pickupSlot(visit.form) else { throw SlotError.slotRequired }
                     _ = try await services.pickupSlots.move(
-                        order: order.id, to: Date(timeIntervalSince1970: TimeInterval(slot)), by: visit.identity, now: services.clock(),
-                        logger: visit.logger)
+                        order: order.id, to: slot, by: visit.identity, now: services.clock(), logger: visit.logger)
                     return ConsolePage.redirect("/orders/\(order.id)?notice=moved")
                 } catch {
                     let refused = try Self.clientRefusal(error)

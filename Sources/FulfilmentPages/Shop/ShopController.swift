@@ -58,9 +58,9 @@ extension ShopController {
         _ request: Request, _ context: AppRequestContext, operation: String, _ body: @Sendable (ShopVisit) async throws -> Response
     ) async throws -> Response {
         if request.cookies[ConsoleSession.cookieName] != nil,
-            try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger) != nil
+            let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger)
         {
-            return try await page(request, context, operation: operation) { visit in try await body(ShopVisit(visit)) }
+            return try await page(request, context, operation: operation, session: session) { visit in try await body(ShopVisit(visit)) }
         }
         guard Self.visitorOperations.contains(operation) else {
             return ConsolePage.redirect(Self.signInPath(next: request.method == .get ? Self.here(request) : "/shop/cart"))
