@@ -50,15 +50,8 @@ extension ShopController {
             return try await customerForm(request, context, operation: "createNewsComment", back: Self.newsPath(id)) { visit, identity in
                 try await foundOrNot(visit) {
                     let (item, store) = try await newsItem(id, visit)
-                    let body = visit.form["bodyMarkdown"] ?? ""
-                    do {
-                        let comment = try await services.comments.create(
-                            on: .news(item.id, store: store.id), body: body, by: identity, logger: visit.logger)
-                        return ConsolePage.redirect(Self.backPath(Self.newsPath(id), notice: "commented") + "#comment-\(comment.id)")
-                    } catch {
-                        let refused = try Self.clientRefusal(error)
-                        return try await articlePage(
-                            visit, id: id, notice: Notice(ok: false, text: refused.message), status: refused.status, draft: body)
+                    return try await postComment(on: .news(item.id, store: store.id), by: identity, visit, page: Self.newsPath(id)) {
+                        notice, status, draft in try await articlePage(visit, id: id, notice: notice, status: status, draft: draft)
                     }
                 }
             }
@@ -166,14 +159,8 @@ extension ShopController {
             return try await customerForm(request, context, operation: "createRecipeComment", back: Self.recipePath(id)) { visit, identity in
                 try await foundOrNot(visit) {
                     guard let id else { throw ContentError.recipeNotFound }
-                    let body = visit.form["bodyMarkdown"] ?? ""
-                    do {
-                        let comment = try await services.comments.create(on: .recipe(id), body: body, by: identity, logger: visit.logger)
-                        return ConsolePage.redirect(Self.backPath(Self.recipePath(id), notice: "commented") + "#comment-\(comment.id)")
-                    } catch {
-                        let refused = try Self.clientRefusal(error)
-                        return try await recipePage(
-                            visit, id: id, notice: Notice(ok: false, text: refused.message), status: refused.status, draft: body)
+                    return try await postComment(on: .recipe(id), by: identity, visit, page: Self.recipePath(id)) {
+                        notice, status, draft in try await recipePage(visit, id: id, notice: notice, status: status, draft: draft)
                     }
                 }
             }
@@ -312,6 +299,22 @@ extension ShopController {
     /// Files the reader's report of a comment or recipe (`reportContent`) and goes back to `page`
     /// saying so (or that they had reported it already); refused (the content is not there, the
     /// reason too long), the page again with the sentence above it, drawn by `render`.
+    /// A comment posted on `page` (news or a recipe): back to it at the new comment, or a
+    /// refusal drawn by `render` above the page with what was typed kept.
+    private func postComment(
+        on target: UserComment.Target, by identity: Identity, _ visit: ShopVisit, page: String,
+        render: (Notice, HTTPResponse.Status, String) async throws -> Response
+    ) async throws -> Response {
+        let body = visit.form["bodyMarkdown"] ?? ""
+        do {
+            let comment = try await services.comments.create(on: target, body: body, by: identity, logger: visit.logger)
+            return ConsolePage.redirect(Self.backPath(page, notice: "commented") + "#comment-\(comment.id)")
+        } catch {
+            let refused = try Self.clientRefusal(error)
+            return try await render(Notice(ok: false, text: refused.message), refused.status, body)
+        }
+    }
+
     private func report(
         _ kind: ContentKind, _ id: UUID?, by identity: Identity, _ visit: ShopVisit, page: String,
         render: (Notice, HTTPResponse.Status) async throws -> Response
