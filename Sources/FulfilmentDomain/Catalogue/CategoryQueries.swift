@@ -7,21 +7,18 @@ import PostgresNIO
 package enum CategoryQueries {
     /// Every category with its count of products on sale (not discontinued, with a category),
     /// by name, case-insensitive. With a store, only the products it carries count: those it has
-    /// a stock row for, the rule of search's store filter (`ProductQueries.search`).
+    /// a stock row for, the rule of search's store filter (`ProductQueries.search`). Read from
+    /// the counts the database keeps as products and stock change (migration 050), not counted
+    /// per page.
     package static func counts(store: StoreID?, on client: PostgresClient, logger: Logger) async throws -> [CategoryCount] {
-        let rows = try await client.run(
+        let rows = try await client.read(
             """
             SELECT n.category, n.product_count, coalesce(d.description, '') AS description,
                    (SELECT i.product_id FROM product_images i WHERE i.product_id = d.image_product_id AND i.position = 0) AS image_product_id
-            FROM (
-                SELECT p.category, count(*)::int8 AS product_count
-                FROM products p
-                WHERE NOT p.discontinued AND p.category <> ''
-                  AND (\(store?.rawValue)::uuid IS NULL
-                       OR EXISTS (SELECT 1 FROM stock s WHERE s.store_id = \(store?.rawValue) AND s.product_id = p.id))
-                GROUP BY p.category
-            ) n
+            FROM category_counts n
             LEFT JOIN category_details d ON d.name = n.category
+            WHERE n.product_count > 0
+              AND (n.store_id = \(store?.rawValue) OR (\(store?.rawValue)::uuid IS NULL AND n.store_id IS NULL))
             ORDER BY lower(n.category), n.category
             """, logger: logger)
         var counts: [CategoryCount] = []

@@ -56,7 +56,7 @@ package enum ProductQueries {
         // Without a store or category filter the ranking stops at the page (top-N sort); with
         // one, all candidates are sorted and the joins below read them in order until the page
         // is full. Products made after the listing's moment are left out in the ranking itself.
-        let rows = try await client.run(
+        let rows = try await client.read(
             """
             WITH query AS MATERIALIZED (SELECT \(words)::text[] AS words, \(search.text)::text AS text),
             listing AS MATERIALIZED (SELECT coalesce(timestamptz 'epoch' + \(after?.a)::int8 * interval '1 microsecond', now()) AS at)\(unescaped: matches)
@@ -113,12 +113,14 @@ package enum ProductQueries {
                 ? "false"
                 : "EXISTS (SELECT 1 FROM product_search ps WHERE ps.product_id = p.id AND "
                     + positions.map { "ps.words && (SELECT words FROM w\($0))" }.joined(separator: " AND ") + ")"
-        // Sorting or filtering by price reads the store's whole range at the listing's moment in
-        // one set-based pass (`store_prices_at`), not two lookups a row.
+        // Sorting by price reads the store's whole range at the listing's moment in one set-based
+        // pass (`store_prices_at`), not two lookups a row; only what is on sale is read from the
+        // store's running sales (`store_sale_prices_at`, the same prices), not its whole range.
         let prices =
-            search.sort == .price || search.onSale
-            ? "LEFT JOIN store_prices_at((SELECT store FROM listing), (SELECT at FROM listing)) pa ON pa.product_id = p.id" : ""
-        let onSale = search.onSale ? "pa.price_amount < pa.regular_amount" : "true"
+            search.onSale
+            ? "JOIN store_sale_prices_at((SELECT store FROM listing), (SELECT at FROM listing)) pa ON pa.product_id = p.id"
+            : search.sort == .price
+                ? "LEFT JOIN store_prices_at((SELECT store FROM listing), (SELECT at FROM listing)) pa ON pa.product_id = p.id" : ""
         // The sort key and the cursor's condition are fixed text chosen by the sort (never a
         // client's); the cursor's values are bound in `c`.
         let key: String
@@ -137,7 +139,7 @@ package enum ProductQueries {
         let order = search.sort == .newest ? "\(key) DESC, p.id" : "\(key), p.id"
         // A time goes into the cursor as exact microseconds (a Date would round).
         let keyOut = search.sort == .newest ? "(extract(epoch FROM \(key)) * 1000000)::int8" : key
-        let rows = try await client.run(
+        let rows = try await client.read(
             """
             WITH query AS MATERIALIZED (SELECT \(words)::text[] AS words, \(search.text)::text AS text),
             listing AS MATERIALIZED (
@@ -154,7 +156,6 @@ package enum ProductQueries {
             WHERE NOT p.discontinued
               AND (\(search.category)::text IS NULL OR p.category = \(search.category))
               AND (CASE WHEN \(storeFilter) THEN s.added_at <= l.at ELSE p.created_at <= l.at END)
-              AND \(unescaped: onSale)
               AND (NOT \(search.newArrivals) OR \(unescaped: newArrivalSQL))
               AND \(unescaped: found)
               AND (c.id IS NULL OR \(unescaped: past))
@@ -220,7 +221,7 @@ package enum ProductQueries {
 
     /// One product (discontinued too), with its stock at `storeID` when given.
     package static func product(id: ProductID, store storeID: StoreID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
-        let rows = try await client.run(
+        let rows = try await client.read(
             """
             SELECT \(unescaped: ProductQueries.columns)
             FROM products p
@@ -235,7 +236,7 @@ package enum ProductQueries {
     /// A product's own page in one statement: the product at `store` by its address, with its
     /// images in order (`gallery`, JSON); nil when no product has the address.
     package static func page(slug: String, store storeID: StoreID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
-        let rows = try await client.run(
+        let rows = try await client.read(
             """
             SELECT \(unescaped: ProductQueries.columns),
                    (SELECT json_agg(json_build_object('position', g.position, 'altText', g.alt_text) ORDER BY g.position)
@@ -256,7 +257,7 @@ package enum ProductQueries {
     }
 
     package static func product(barcode: Barcode, store storeID: StoreID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
-        let rows = try await client.run(
+        let rows = try await client.read(
             """
             SELECT \(unescaped: ProductQueries.columns)
             FROM products p

@@ -12,11 +12,11 @@ package enum StoreQueries {
     private static let aisleColumns = "id, code, name, walk_order, zone"
 
     package static func all(on client: PostgresClient, logger: Logger) async throws -> [StoreRecord] {
-        try await stores(client.run("SELECT \(unescaped: storeColumns) FROM stores ORDER BY name, id", logger: logger))
+        try await stores(client.read("SELECT \(unescaped: storeColumns) FROM stores ORDER BY name, id", logger: logger))
     }
 
     package static func store(id: StoreID, on client: PostgresClient, logger: Logger) async throws -> StoreRecord? {
-        try await stores(client.run("SELECT \(unescaped: storeColumns) FROM stores WHERE id = \(id.rawValue)", logger: logger)).first
+        try await stores(client.read("SELECT \(unescaped: storeColumns) FROM stores WHERE id = \(id.rawValue)", logger: logger)).first
     }
 
     /// A store by its code (`QC-KGN`) or id, as the import command is given it.

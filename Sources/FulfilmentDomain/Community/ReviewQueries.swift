@@ -24,7 +24,7 @@ package enum ReviewQueries {
     ) async throws -> Page<Review>? {
         let after = try PageCursor.decode(cursor, as: Cursor.self)
         if let after, after.o != order.rawValue { throw CatalogueError.invalidCursor }
-        let rows = try await client.run(
+        let rows = try await client.read(
             """
             WITH product AS (SELECT p.id FROM products p WHERE p.id = \(product.rawValue)),
             found AS (

@@ -55,7 +55,10 @@ public struct Database: Sendable {
         // A connection the service gives up on (a cancelled request) is closed; this makes
         // PostgreSQL notice within a second even mid-statement, stop it and release its locks,
         // instead of finishing work nobody waits for (PostgreSQL 14 and later).
-        configuration.options.additionalStartupParameters = [("client_connection_check_interval", "1000")]
+        // And no JIT: every statement here is sized for a request, and where the planner's cost
+        // estimate runs high (a hashed subplan over 100,000 products) PostgreSQL spent 130 ms of a
+        // 250 ms statement compiling it (issue 45's shop-bench).
+        configuration.options.additionalStartupParameters = [("client_connection_check_interval", "1000"), ("jit", "off")]
         // PostgresNIO starts a timer task after every statement for its keep-alive ping of an idle
         // connection, set and cancelled per statement (issue 15). So no ping unless
         // `FULFILMENT_DB_KEEPALIVE` asks for one (seconds; for a NAT or firewall that drops quiet

@@ -36,4 +36,9 @@ public struct Cart: Sendable, Equatable {
     public var discount: Int64 { lines.reduce(0) { $0 + $1.discount } }
     /// What the lines come to after the coupon's discount.
     public var total: Int64 { subtotal - discount }
+
+    /// A cart with nothing in it at `store` (a visitor's before their first line).
+    package static func empty(at store: StoreRecord?) -> Cart {
+        Cart(storeID: store?.id, currency: store?.currency ?? "JMD", lines: [])
+    }
 }

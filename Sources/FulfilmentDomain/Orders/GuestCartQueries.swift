@@ -7,7 +7,7 @@ import PostgresNIO
 /// `merge_guest_cart`) or one bound statement here.
 package enum GuestCartQueries {
     package static func cart(tokenHash: [UInt8], store: StoreID?, on client: PostgresClient, logger: Logger) async throws -> Cart {
-        let rows = try await client.run(
+        let rows = try await client.read(
             """
             SELECT v.*, \(unescaped: CartQueries.saleColumns)
               FROM guest_cart_view(\(Data(tokenHash)), \(store?.rawValue)::uuid) v

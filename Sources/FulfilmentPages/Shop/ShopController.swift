@@ -99,9 +99,14 @@ extension ShopController {
             cart = try await services.carts.cart(customer: customer, logger: visit.logger)
             storeID = cart.storeID
             if storeID == nil { storeID = try await services.favourites.chosenStore(of: customer, logger: visit.logger) }
-        } else {
+        } else if visit.guestToken != nil {
             cart = try await services.guestCarts.cart(token: visit.guestToken, store: visit.chosenStore, logger: visit.logger)
             storeID = cart.storeID ?? visit.chosenStore
+        } else {
+            // No cart cookie, no cart to read: an empty one at the store they chose (one
+            // statement fewer on every page of a visitor who has not added anything).
+            let store = try? await visit.chosenStore.asyncMap { try await services.catalogue.store($0, logger: visit.logger) }
+            return ShopPlace(store: store ?? nil, cart: .empty(at: store ?? nil))
         }
         // A store that is gone (a stale cookie) is no store: the visitor chooses again.
         let store = try? await storeID.asyncMap { try await services.catalogue.store($0, logger: visit.logger) }
