@@ -116,6 +116,11 @@ package enum AccessPolicy {
         "updateProduct": .admin,
         "discontinueProduct": .admin,
         "uploadProductImage": .admin,
+        // The gallery and the categories' words (issue 45): the chain's catalogue
+        "uploadProductGalleryImage": .admin,
+        "updateProductGalleryImage": .admin,
+        "deleteProductGalleryImage": .admin,
+        "putCategoryDetails": .admin,
         "listStock": .manager,
         "setStock": .manager,
         "adjustStock": .manager,

@@ -31,6 +31,8 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
     case imageTypeMismatch(declared: String, actual: String)
     /// A store's own minimum age below the chain's, which holds in every store.
     case minimumAgeBelowChain(chain: Int)
+    /// An image at a position past the next free one (the product has `next` images).
+    case imagePosition(next: Int)
 
     public var apiError: APIError {
         switch self {
@@ -97,6 +99,11 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
                 .unprocessableContent, "minimum_age_below_chain",
                 "The chain sells this product only to customers aged \(chain) or over; a store may ask more, never less.",
                 details: ["field": "minimumAge", "chainMinimumAge": .int(chain)])
+        case .imagePosition(let next):
+            APIError(
+                .unprocessableContent, "image_position",
+                "The product has \(next) image\(next == 1 ? "" : "s"): the next one goes at position \(min(next, 9)), without gaps.",
+                details: ["field": "position", "next": .int(next)])
         }
     }
 }

@@ -32,4 +32,29 @@ package enum CategoryQueries {
         }
         return counts
     }
+
+    /// Writes what the shop says about `name`, and its picture (the first image of `image`);
+    /// nil when `image` names no product with an image. The count is over the whole catalogue.
+    package static func setDetails(
+        name: String, description: String, image: ProductID?, on client: PostgresClient, logger: Logger
+    ) async throws -> CategoryCount? {
+        let rows = try await client.run(
+            """
+            WITH pictured AS (
+                SELECT \(image?.rawValue)::uuid AS id
+                 WHERE \(image?.rawValue)::uuid IS NULL
+                    OR EXISTS (SELECT 1 FROM product_images i WHERE i.product_id = \(image?.rawValue) AND i.position = 0)),
+            stored AS (
+                INSERT INTO category_details (name, description, image_product_id)
+                SELECT \(name), \(description), pictured.id FROM pictured
+                ON CONFLICT (name) DO UPDATE
+                SET description = EXCLUDED.description, image_product_id = EXCLUDED.image_product_id, updated_at = now()
+                RETURNING 1)
+            SELECT (SELECT count(*) FROM stored) AS stored,
+                   coalesce((SELECT c.product_count FROM category_counts c WHERE c.store_id IS NULL AND c.category = \(name)), 0) AS product_count
+            """, logger: logger)
+        let row = rows.collect()[0].makeRandomAccess()
+        guard try row["stored"].decode(Int64.self) > 0 else { return nil }
+        return CategoryCount(name: name, productCount: Int(try row["product_count"].decode(Int64.self)), description: description, imageProductID: image)
+    }
 }

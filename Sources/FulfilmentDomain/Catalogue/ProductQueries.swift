@@ -116,11 +116,12 @@ package enum ProductQueries {
         // Sorting by price reads the store's whole range at the listing's moment in one set-based
         // pass (`store_prices_at`), not two lookups a row; only what is on sale is read from the
         // store's running sales (`store_sale_prices_at`, the same prices), not its whole range.
-        let prices =
-            search.onSale
-            ? "JOIN store_sale_prices_at((SELECT store FROM listing), (SELECT at FROM listing)) pa ON pa.product_id = p.id"
-            : search.sort == .price
-                ? "LEFT JOIN store_prices_at((SELECT store FROM listing), (SELECT at FROM listing)) pa ON pa.product_id = p.id" : ""
+        // Without either, no prices: the store argument is NULL, and the function reads nothing.
+        // The arguments are the listing's own bound values, not `(SELECT ... FROM listing)`:
+        // PostgreSQL inlines a SQL function only when no argument is a subquery, and only inlined
+        // can the offers be read in price order from the index, stopping at the page.
+        let pricesWanted = search.sort == .price || search.onSale
+        let pricesJoin = search.onSale ? "JOIN store_sale_prices_at" : "LEFT JOIN store_prices_at"
         // The sort key and the cursor's condition are fixed text chosen by the sort (never a
         // client's); the cursor's values are bound in `c`.
         let key: String
@@ -151,7 +152,9 @@ package enum ProductQueries {
             SELECT \(unescaped: ProductQueries.columns), \(unescaped: keyOut) AS sort_key, \(unescaped: asOfMicrosSQL) AS as_of
             FROM listing l, c, products p
             LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(search.storeID?.rawValue)
-            \(unescaped: prices)
+            \(unescaped: pricesJoin)(
+                CASE WHEN \(pricesWanted) THEN \(search.storeID?.rawValue)::uuid END,
+                coalesce(timestamptz 'epoch' + \(after?.a)::int8 * interval '1 microsecond', now())) pa ON pa.product_id = p.id
             \(unescaped: ProductQueries.extraJoins)
             WHERE NOT p.discontinued
               AND (\(search.category)::text IS NULL OR p.category = \(search.category))
@@ -219,41 +222,47 @@ package enum ProductQueries {
         return Array(words.prefix(maxSearchWords))
     }
 
-    /// One product (discontinued too), with its stock at `storeID` when given.
+    /// One product (discontinued too), with its stock at `storeID` when given, and its images.
     package static func product(id: ProductID, store storeID: StoreID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
         let rows = try await client.read(
             """
-            SELECT \(unescaped: ProductQueries.columns)
+            SELECT \(unescaped: ProductQueries.columns), \(unescaped: gallerySQL) AS gallery
             FROM products p
             LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(storeID?.rawValue)
             \(unescaped: ProductQueries.extraJoins)
             WHERE p.id = \(id.rawValue)
             """, logger: logger)
-        for try await row in rows { return try record(row) }
+        for try await row in rows { return try recordWithGallery(row) }
         return nil
     }
 
     /// A product's own page in one statement: the product at `store` by its address, with its
-    /// images in order (`gallery`, JSON); nil when no product has the address.
+    /// images in order; nil when no product has the address.
     package static func page(slug: String, store storeID: StoreID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {
         let rows = try await client.read(
             """
-            SELECT \(unescaped: ProductQueries.columns),
-                   (SELECT json_agg(json_build_object('position', g.position, 'altText', g.alt_text) ORDER BY g.position)
-                      FROM product_images g WHERE g.product_id = p.id)::text AS gallery
+            SELECT \(unescaped: ProductQueries.columns), \(unescaped: gallerySQL) AS gallery
             FROM products p
             LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(storeID?.rawValue)
             \(unescaped: ProductQueries.extraJoins)
             WHERE p.slug = \(slug)
             """, logger: logger)
-        for try await row in rows {
-            var product = try record(row)
-            if let json = try row.makeRandomAccess()["gallery"].decode(String?.self) {
-                product.gallery = try JSONDecoder().decode([ProductRecord.GalleryImage].self, from: Data(json.utf8))
-            }
-            return product
-        }
+        for try await row in rows { return try recordWithGallery(row) }
         return nil
+    }
+
+    /// A single product's images in order, as JSON (`gallery`): listings leave it out.
+    static let gallerySQL = """
+        (SELECT json_agg(json_build_object('position', g.position, 'altText', g.alt_text) ORDER BY g.position)
+           FROM product_images g WHERE g.product_id = p.id)::text
+        """
+
+    private static func recordWithGallery(_ row: PostgresRow) throws -> ProductRecord {
+        var product = try record(row)
+        if let json = try row.makeRandomAccess()["gallery"].decode(String?.self) {
+            product.gallery = try JSONDecoder().decode([ProductRecord.GalleryImage].self, from: Data(json.utf8))
+        }
+        return product
     }
 
     package static func product(barcode: Barcode, store storeID: StoreID?, on client: PostgresClient, logger: Logger) async throws -> ProductRecord? {

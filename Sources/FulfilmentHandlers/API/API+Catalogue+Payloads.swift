@@ -55,7 +55,10 @@ extension Components.Schemas.Product {
             discontinued: product.discontinued,
             imageUrl: product.hasImage ? "/v1/products/\(id)/image" : nil,
             availability: try product.stock.map(Components.Schemas.Availability.init),
-            rating: .init(average: product.rating.average, count: product.rating.count), slug: product.slug)
+            rating: .init(average: product.rating.average, count: product.rating.count), slug: product.slug,
+            images: product.gallery.isEmpty
+                ? nil
+                : product.gallery.map { .init(position: $0.position, url: "/v1/products/\(id)/images/\($0.position)", altText: $0.altText) })
     }
 }
 

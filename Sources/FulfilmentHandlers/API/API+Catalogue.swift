@@ -125,6 +125,39 @@ extension API {
         return .ok(.init(body: .json(try .init(try await services.catalogue.setImage(image, of: id, logger: logger)))))
     }
 
+    func uploadProductGalleryImage(_ input: Operations.UploadProductGalleryImage.Input) async throws
+        -> Operations.UploadProductGalleryImage.Output
+    {
+        let id = try ProductID.parse(input.path.productId, notFound: .productNotFound)
+        let (body, declared): (HTTPBody, ProductImage.Kind?) =
+            switch input.body {
+            case .png(let body): (body, .png)
+            case .jpeg(let body): (body, .jpeg)
+            case .binary(let body): (body, nil)
+            }
+        let image = try await uploadedImage(body, declared: declared)
+        let product = try await services.catalogue.placeImage(
+            image, of: id, at: input.path.position, altText: input.query.altText, logger: logger)
+        return .ok(.init(body: .json(try .init(product))))
+    }
+
+    func updateProductGalleryImage(_ input: Operations.UpdateProductGalleryImage.Input) async throws
+        -> Operations.UpdateProductGalleryImage.Output
+    {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        let id = try ProductID.parse(input.path.productId, notFound: .imageNotFound)
+        let product = try await services.catalogue.changeImage(
+            of: id, at: input.path.position, altText: body.altText, to: body.position, logger: logger)
+        return .ok(.init(body: .json(try .init(product))))
+    }
+
+    func deleteProductGalleryImage(_ input: Operations.DeleteProductGalleryImage.Input) async throws
+        -> Operations.DeleteProductGalleryImage.Output
+    {
+        let id = try ProductID.parse(input.path.productId, notFound: .imageNotFound)
+        return .ok(.init(body: .json(try .init(try await services.catalogue.removeImage(of: id, at: input.path.position, logger: logger)))))
+    }
+
     /// An uploaded image (a product's, a news item's, a recipe's), read only up to the limit and
     /// checked by its bytes (`ProductImage`).
     func uploadedImage(_ body: HTTPBody, declared: ProductImage.Kind?) async throws -> ProductImage {

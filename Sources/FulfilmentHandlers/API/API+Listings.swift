@@ -17,6 +17,22 @@ extension API {
         return .ok(.init(body: .json(.init(items: items, nextCursor: nil))))
     }
 
+    func putCategoryDetails(_ input: Operations.PutCategoryDetails.Input) async throws -> Operations.PutCategoryDetails.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        let image = try body.imageProductId.map { text throws(CatalogueError) in
+            guard let id = ProductID(text) else { throw .invalidField("imageProductId", "That is not a product with an image.") }
+            return id
+        }
+        let category = try await services.catalogue.setCategoryDetails(
+            input.path.category, description: body.description, image: image, logger: logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        name: category.name, productCount: category.productCount, description: category.description,
+                        imageUrl: category.imageProductID.map { "/v1/products/\($0)/image" }))))
+    }
+
     func listBestPrices(_ input: Operations.ListBestPrices.Input) async throws -> Operations.ListBestPrices.Output {
         let barcode = try Barcode(input.path.code)
         let near = try input.query.near.map { text throws(CatalogueError) in try GeoPoint.parse(text, field: "near") }

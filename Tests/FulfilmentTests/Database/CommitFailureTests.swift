@@ -701,6 +701,19 @@ import Testing
         "uploadProductImage": admin { shop in
             Call(.put, "/v1/products/\(try await shop.product())/image", png: true, token: shop.admin.token)
         },
+        "uploadProductGalleryImage": admin { shop in
+            Call(.put, "/v1/products/\(try await shop.product())/images/0?altText=Front", png: true, token: shop.admin.token)
+        },
+        "updateProductGalleryImage": admin { shop in
+            let product = try await shop.galleryProduct()
+            return Call(.patch, "/v1/products/\(product)/images/1", json: ["position": 0, "altText": "Back of the tin"], token: shop.admin.token)
+        },
+        "deleteProductGalleryImage": admin { shop in
+            Call(.delete, "/v1/products/\(try await shop.galleryProduct())/images/0", token: shop.admin.token)
+        },
+        "putCategoryDetails": admin { shop in
+            Call(.put, "/v1/categories/Tins%20\(tag())", json: ["description": "For the cupboard."], token: shop.admin.token)
+        },
         "createCoupon": admin { shop in
             Call(.post, "/v1/coupons", json: ["code": .string("CHAIN\(tag().uppercased())"), "percentOffBasisPoints": 500], token: shop.admin.token)
         },
@@ -811,6 +824,17 @@ extension CommitFailureTests {
         /// A new product with 50 on hand at the store (placed in `aisle` when given).
         func product(price: Int = 1_000, aisle: String? = nil) async throws -> String {
             try await app.createProduct(store: store, name: "Product \(tag())", price: price, onHand: 50, aisle: aisle)
+        }
+
+        /// A new product with two images in its gallery.
+        func galleryProduct() async throws -> String {
+            let product = try await self.product()
+            for position in 0...1 {
+                let placed = try await app.upload(
+                    "/v1/products/\(product)/images/\(position)", bytes: tinyPNG + [UInt8(position)], contentType: "image/png", token: admin.token)
+                guard placed.status == .ok else { throw TestSetupError("gallery: \(placed.text)") }
+            }
+            return product
         }
 
         /// A new customer with two of a new product in their cart.
