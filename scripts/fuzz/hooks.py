@@ -92,7 +92,7 @@ def map_case(context, case):
     if positive(case, "query") and "cursor" in case.query and not issued_cursor(case.query["cursor"], case.operation.path):
         del case.query["cursor"]
     # An image upload is judged by its magic bytes.
-    if positive(case, "body") and case.operation.path.endswith("/image") and case.method.upper() == "PUT":
+    if positive(case, "body") and case.operation.path.endswith(("/image", "/images/{position}")) and case.method.upper() == "PUT":
         case.body = tiny_png()
         case.media_type = "image/png"
     return case

@@ -15,7 +15,8 @@ extension Catalogue {
         guard Self.galleryPositions.contains(position) else { throw CatalogueError.imageNotFound }
         let text = try altText.map { text throws(CatalogueError) in try Self.altText(text) }
         _ = try await self.product(product, logger: logger)
-        if let held = try await GalleryQueries.place(image, product: product, position: position, altText: text, on: database.client, logger: logger) {
+        if let held = try await GalleryQueries.place(image, product: product, position: position, altText: text, on: database.client, logger: logger)
+        {
             throw CatalogueError.imagePosition(next: held)
         }
         return try await self.product(product, logger: logger)
@@ -48,11 +49,11 @@ extension Catalogue {
         let name = try Self.plain(name, field: "category", limit: 100)
         guard !name.isEmpty else { throw CatalogueError.invalidField("category", "A category is 1 to 100 characters.") }
         let description = try Self.plain(description, field: "description", limit: 1000)
-        guard
-            let stored = try await CategoryQueries.setDetails(
-                name: name, description: description, image: image, on: database.client, logger: logger)
-        else { throw CatalogueError.invalidField("imageProductId", "That is not a product with an image.") }
-        return stored
+        switch try await CategoryQueries.setDetails(name: name, description: description, image: image, on: database.client, logger: logger) {
+        case .stored(let category): return category
+        case .noSuchProduct: throw CatalogueError.productNotFound
+        case .productWithoutImage: throw CatalogueError.productWithoutImage
+        }
     }
 
     /// A text alternative: at most 300 characters as PostgreSQL counts them (code points).

@@ -33,6 +33,8 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
     case minimumAgeBelowChain(chain: Int)
     /// An image at a position past the next free one (the product has `next` images).
     case imagePosition(next: Int)
+    /// A category pictured by a product that has no image yet.
+    case productWithoutImage
 
     public var apiError: APIError {
         switch self {
@@ -104,6 +106,10 @@ public enum CatalogueError: Error, APIErrorConvertible, Equatable {
                 .unprocessableContent, "image_position",
                 "The product has \(next) image\(next == 1 ? "" : "s"): the next one goes at position \(min(next, 9)), without gaps.",
                 details: ["field": "position", "next": .int(next)])
+        case .productWithoutImage:
+            APIError(
+                .conflict, "no_image", "That product has no image yet: upload one first, or choose another product.",
+                details: ["field": "imageProductId"])
         }
     }
 }

@@ -33,11 +33,19 @@ package enum CategoryQueries {
         return counts
     }
 
-    /// Writes what the shop says about `name`, and its picture (the first image of `image`);
-    /// nil when `image` names no product with an image. The count is over the whole catalogue.
+    /// What writing a category's details came to.
+    package enum DetailsOutcome: Sendable {
+        case stored(CategoryCount)
+        case noSuchProduct
+        case productWithoutImage
+    }
+
+    /// Writes what the shop says about `name`, and its picture (the first image of `image`),
+    /// unless `image` names no product, or one without an image. The count is over the whole
+    /// catalogue.
     package static func setDetails(
         name: String, description: String, image: ProductID?, on client: PostgresClient, logger: Logger
-    ) async throws -> CategoryCount? {
+    ) async throws -> DetailsOutcome {
         let rows = try await client.run(
             """
             WITH pictured AS (
@@ -51,10 +59,15 @@ package enum CategoryQueries {
                 SET description = EXCLUDED.description, image_product_id = EXCLUDED.image_product_id, updated_at = now()
                 RETURNING 1)
             SELECT (SELECT count(*) FROM stored) AS stored,
+                   \(image?.rawValue)::uuid IS NULL OR EXISTS (SELECT 1 FROM products p WHERE p.id = \(image?.rawValue)) AS product_known,
                    coalesce((SELECT c.product_count FROM category_counts c WHERE c.store_id IS NULL AND c.category = \(name)), 0) AS product_count
             """, logger: logger)
         let row = rows.collect()[0].makeRandomAccess()
-        guard try row["stored"].decode(Int64.self) > 0 else { return nil }
-        return CategoryCount(name: name, productCount: Int(try row["product_count"].decode(Int64.self)), description: description, imageProductID: image)
+        guard try row["stored"].decode(Int64.self) > 0 else {
+            return try row["product_known"].decode(Bool.self) ? .productWithoutImage : .noSuchProduct
+        }
+        return .stored(
+            CategoryCount(name: name, productCount: Int(try row["product_count"].decode(Int64.self)), description: description, imageProductID: image)
+        )
     }
 }

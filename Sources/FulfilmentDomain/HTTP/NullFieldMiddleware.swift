@@ -14,7 +14,7 @@ package struct NullFieldMiddleware<Context: RequestContext>: RouterMiddleware {
     package init() {
     }
     /// The request fields the contract declares nullable.
-    package static var nullable: Set<String> { ["minimumAge"] }
+    package static var nullable: Set<String> { ["minimumAge", "imageProductId"] }
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard [.post, .put, .patch].contains(request.method), !request.uri.path.hasSuffix("/webhook"),
