@@ -27,7 +27,7 @@ package enum SaleError: Error, APIErrorConvertible, Equatable {
         case .priceNotLower(let regular):
             APIError(
                 .unprocessableContent, "sale_price_not_lower",
-                "A sale price is below the regular price here (\(regular.amount) minor units).",
+                "A sale price must be below the regular price here, \(MoneyText.format(regular.amount, regular.currency)).",
                 details: ["field": "price", "regularPrice": ["amount": .int(Int(regular.amount)), "currency": .string(regular.currency)]])
         case .overlaps:
             APIError(

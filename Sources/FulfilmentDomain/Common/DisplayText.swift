@@ -24,9 +24,17 @@ package enum MoneyText {
     }
 }
 
-/// Times as the desk shows them: UTC, to the second (`2026-11-23 14:05:09 UTC`).
+/// Times as people read them.
 package enum TimeText {
+    /// The clock of the store a console page is about (its calendar's zone), set for the page's
+    /// request by the pages' front door: everything a person reads on it is in that zone, named
+    /// (issue 46: times were UTC at a Jamaican store). Nil: UTC.
+    @TaskLocal package static var zone: TimeZone?
+
+    /// A moment on the store's clock with its offset (``local(_:in:)``) when a page set
+    /// ``zone``; else UTC to the second (`2026-11-23 14:05:09 UTC`).
     package static func format(_ date: Date) -> String {
+        if let zone { return local(date, in: zone) }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
@@ -48,6 +56,15 @@ package enum TimeText {
     }
 
     /// How long ago, in whole minutes or hours (`12 min`, `3 h 5 min`).
+    /// How a form names the clock its times are typed in: `store time, UTC-05:00` (the offset
+    /// now), or `UTC`.
+    package static func zoneLabel(now: Date = Date()) -> String {
+        guard let zone else { return "UTC" }
+        let offset = zone.secondsFromGMT(for: now)
+        guard offset != 0 else { return "store time, UTC" }
+        return "store time, UTC\(offset < 0 ? "-" : "+")\(LocalDate.pad(abs(offset) / 3600, 2)):\(LocalDate.pad(abs(offset) % 3600 / 60, 2))"
+    }
+
     package static func age(since date: Date, now: Date = Date()) -> String {
         let minutes = max(0, Int(now.timeIntervalSince(date) / 60))
         return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"

@@ -119,6 +119,21 @@ extension ConsoleController {
         router.post("/console/pick-lists/:id/complete") { request, context in
             let id = context.parameters.get("id") ?? ""
             return try await page(request, context, operation: "completePickList") { visit in
+                // One tap at stop 1 of 3 closed a whole list (issue 46): with stops still to
+                // pick, the page asks first, says how many, and completes only when confirmed.
+                if visit.form.text("confirm") != "yes" {
+                    let pickList = try await services.pickLists.pickList(
+                        try PickListID.parse(id), in: try StoreScope(staff: visit.identity), logger: visit.logger)
+                    let stops = try pickList.route().stops
+                    let unpicked = stops.indices.filter { !Self.isDone(stops[$0], pickList.lineIndex) }
+                    if pickList.isOpen, let first = unpicked.first {
+                        let csrf = ConsolePage.csrfInput(visit.session)
+                        return PickModeView.page(
+                            session: visit.session, csrf: csrf, notice: nil, pickList: pickList, stops: stops, number: first + 1,
+                            unpickedToConfirm: unpicked.count
+                        ).response(status: .ok)
+                    }
+                }
                 let completion = try await services.pickLists.complete(
                     try PickListID.parse(id), in: try StoreScope(staff: visit.identity), by: visit.identity, logger: visit.logger)
                 return try await pickListsPage(

@@ -6,8 +6,8 @@ import Hummingbird
 /// Sales, `/console/sales`, for managers: the store's sales running, upcoming and ended, each
 /// with its product, sale price, regular price and window; a form to put a product on sale; and
 /// an End button on each running or upcoming one. Staff, who may list sales, see the lists alone. Each is its API operation (`listSales`,
-/// `createSale`, `endSale`) through `Sales`, as the handlers call it. Times are UTC, as the
-/// console writes them everywhere.
+/// `createSale`, `endSale`) through `Sales`, as the handlers call it. Times are on the store's
+/// clock, as the form's labels say (``TimeText/zone``).
 extension ConsoleController {
     var sales: Sales { services.sales }
 
@@ -26,10 +26,10 @@ extension ConsoleController {
                 guard let amount = form.text("price").flatMap(Self.saleAmount) else {
                     throw SaleError.invalidField("price", "Write the sale price as an amount such as 12.50.")
                 }
-                guard let startsAt = form.text("startsAt").flatMap(Self.utcMinute) else {
+                guard let startsAt = form.text("startsAt").flatMap(Self.storeMinute) else {
                     throw SaleError.invalidField("startsAt", "Give the start as a date and time.")
                 }
-                guard let endsAt = form.text("endsAt").flatMap(Self.utcMinute) else {
+                guard let endsAt = form.text("endsAt").flatMap(Self.storeMinute) else {
                     throw SaleError.invalidField("endsAt", "Give the end as a date and time.")
                 }
                 let price = try await prices.at(scope, product: product, logger: visit.logger)
@@ -63,10 +63,11 @@ extension ConsoleController {
         return units * 100 + (parts[1].count == 1 ? fraction * 10 : fraction)
     }
 
-    /// A `datetime-local` value (`2026-12-01T09:30`, seconds optional) read as UTC.
-    static func utcMinute(_ text: String) -> Date? {
+    /// A `datetime-local` value (`2026-12-01T09:30`, seconds optional) read on the store's clock
+    /// (``TimeText/zone``, UTC without one), as the form's labels say.
+    static func storeMinute(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.timeZone = TimeText.zone ?? TimeZone(identifier: "UTC")
         formatter.formatOptions = [.withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime]
         let padded = text.count == 16 ? text + ":00" : text
         return formatter.date(from: padded)

@@ -92,8 +92,12 @@ extension PageController {
             }
         }
         let visit = PageVisit(request: request, session: session, form: form, logger: logger)
+        // Times on a store's pages are on the store's clock (its calendar's zone), named.
+        let zone = try await session.identity.storeID.asyncMap { try await services.orders.timeZone(ofStore: $0, logger: logger) } ?? nil
         do {
-            return try await Identity.$current.withValue(session.identity) { try await body(visit) }
+            return try await TimeText.$zone.withValue(zone) {
+                try await Identity.$current.withValue(session.identity) { try await body(visit) }
+            }
         } catch {
             var logger = logger
             logger[metadataKey: "path"] = "\(request.uri.path)"

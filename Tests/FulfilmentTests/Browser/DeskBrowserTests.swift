@@ -20,6 +20,9 @@ struct DeskBrowserTests {
             let token = try #require(order["pickupToken"].string)
             try await withBrowser { browser in
                 try await browser.signIn(desk, at: app.baseURL)
+                // The camera button only where this browser can read a QR code off the camera
+                // (issue 46: it showed and did nothing where it could not).
+                #expect(try await browser.isDisplayed("#camera") == (try await browser.canScan(["qr_code"])))
                 try await browser.type(token + "\n", into: "#token")
                 try await browser.waitFor("#verdict[data-verdict=not_ready]")
                 #expect(try await browser.text("#pickup-slot") == "Fri 26 Mar 14:30–15:00")

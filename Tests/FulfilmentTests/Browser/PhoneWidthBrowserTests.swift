@@ -109,6 +109,8 @@ struct PhoneWidthBrowserTests {
                 #expect(try await browser.attribute("#q", "value") == "Blue Mountain")
                 try await Self.fits(browser, "stock-search")
                 try await check("/console/news", until: "#news-editor", "news")
+                try await check("/console/sales", until: "#new-sale", "sales")
+                try await check("/console/coupons", until: "#new-coupon", "coupons")
                 try await check("/console/moderation", until: "h1", "moderation")
 
                 try await switchTo(admin, "stores")
@@ -151,6 +153,51 @@ struct PhoneWidthBrowserTests {
         // Narrow is not enough: no box's content may stick out of it either (a name wider than
         // its card, a grid wider than its verdict).
         #expect(measured?[4] as? String == "", "\(name): content wider than its box: \(measured?[4] ?? "?")", sourceLocation: sourceLocation)
+    }
+
+    @Test(
+        "the sales, coupons and news forms: every field as wide as what it holds (or the form), at 360 and 1280 px",
+        .timeLimit(.minutes(3)), arguments: [360, 1280])
+    func fieldsAsWideAsTheirContent(width: Int) async throws {
+        try await withApp { app in
+            let store = try await app.createStore(name: "Half Way Tree")
+            let manager = try await app.storeAccount(.manager, store: store)
+            _ = try await app.createProduct(
+                store: store, name: "Grace Jamaican Ackee in Brine, Extra Large Family Pack 540 g (case of twelve tins)", price: 123_456)
+            try await withBrowser(width: width, height: 1200, mobile: width < 600) { browser in
+                try await browser.signIn(manager, at: app.baseURL)
+                for (path, form) in [("/console/sales", "#new-sale"), ("/console/coupons", "#new-coupon"), ("/console/news", "#news-editor")] {
+                    try await browser.open(app.baseURL + path)
+                    try await browser.waitFor(form)
+                    try await browser.snapshot("fields-\(width)-\(path.split(separator: "/").last ?? "")")
+                    // What a field holds: its `size` or placeholder in characters, a date and
+                    // time's 16, a number's 6 digits, a list's longest choice, else 24 (a title, a
+                    // code); each field at
+                    // least that wide in its own font, or as wide as the form when that is less.
+                    let narrow =
+                        try await browser.script(
+                            """
+                            const form = document.querySelector(arguments[0]);
+                            const ctx = document.createElement('canvas').getContext('2d');
+                            return [...form.querySelectorAll('input:not([type=hidden]):not([type=checkbox]), select, textarea')].flatMap(e => {
+                              const style = getComputedStyle(e);
+                              ctx.font = style.font;
+                              let text = e.tagName == 'SELECT' ? [...e.options].map(o => o.text).reduce((a, b) => a.length > b.length ? a : b, '')
+                                : e.type == 'datetime-local' ? '2026-12-01 09:30 PM'
+                                : e.type == 'number' ? '0'.repeat(Math.max(String(e.max || '').length, 6))
+                                : '0'.repeat(Math.max(Number(e.getAttribute('size') || 0), (e.placeholder || '').length) || 24);
+                              const pad = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + parseFloat(style.borderLeftWidth) * 2 + (e.tagName == 'SELECT' ? 24 : 0);
+                              const need = Math.min(ctx.measureText(text).width + pad, form.clientWidth);
+                              const have = e.getBoundingClientRect().width;
+                              return have + 1 < need ? [(e.name || e.id) + ' ' + Math.round(have) + '<' + Math.round(need)] : [];
+                            });
+                            """, [form]) as? [String]
+                    #expect(narrow == [], "\(path) at \(width) px: fields narrower than what they hold: \(narrow ?? ["?"])")
+                    let scroll = try await browser.script("return document.documentElement.scrollWidth") as? Int ?? .max
+                    #expect(scroll <= width, "\(path) at \(width) px is \(scroll) px wide")
+                }
+            }
+        }
     }
 
     /// A chain admin who signs in through the console's form.

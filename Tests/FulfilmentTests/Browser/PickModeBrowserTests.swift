@@ -52,6 +52,16 @@ struct PickModeBrowserTests {
 
                 try await browser.open(pickURL)
                 try await browser.waitFor("#stop[data-stop='1']")
+                // "Complete the list" at stop 1 asks first, and says how much is not picked.
+                try await browser.click("#complete")
+                try await browser.waitFor("#confirm-complete")
+                #expect(try await browser.text("#confirm-complete-text").hasPrefix("2 stops of 2 not picked yet."))
+                #expect(try await browser.text("#complete-anyway") == "Complete with 2 stops unpicked")
+                try await browser.snapshot("pick-confirm-complete")
+                try await browser.click("#keep-picking")
+                try await browser.waitFor("#stop[data-stop='1']")
+                #expect(try await browser.count("#confirm-complete") == 0)
+                #expect(try await sql("SELECT completed_at IS NULL FROM pick_lists", on: app.database) == [["t"]], "nothing was completed")
                 #expect(try await browser.text("#stop-name") == "Long grain rice")
                 #expect(try await browser.text("#stop-where") == "Aisle A1 · bay 3 · shelf B")
                 #expect(try await browser.script("return document.activeElement.id") as? String == "barcode")
@@ -94,6 +104,31 @@ struct PickModeBrowserTests {
             #expect(try await sql("SELECT status FROM orders WHERE id = $1", [second], on: app.database)[0][0] == "packaged")
             #expect(try await app.stock(store: store, product: milk) == (50, 0))
             #expect(try await app.stock(store: store, product: rice) == (50, 3))
+        }
+    }
+
+    @Test("a list with stops still to pick is completed only when the picker confirms; then those orders stay pending", .timeLimit(.minutes(2)))
+    func completeUnpickedOnlyWhenConfirmed() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let picker = try await app.storeAccount(.staff, store: store, name: "Pat Picker")
+            let customer = try await app.registerCustomer()
+            let rice = try await app.createProduct(store: store, name: "Long grain rice", price: 400)
+            let order = try await app.createPendingOrder(store: store, customer: customer.userID, lines: [(rice, 2)])
+            let staff = try await app.signIn(role: .staff, store: store)
+            let list = try #require(
+                try await app.request(.post, "/v1/stores/\(store)/pick-lists", json: ["orderIds": [.string(order)]], token: staff.token)
+                    .json["id"].string)
+            let cookie = try await app.consoleCookie(picker)
+            let path = "/console/pick-lists/\(list)"
+            let csrf = try await app.csrfToken(on: "\(path)/pick", cookie: cookie)
+            let asked = try await app.form(.post, "\(path)/complete", ["_csrf": csrf], cookie: cookie)
+            #expect(asked.status == .ok && asked.text.contains("1 stop of 1 not picked yet."), "\(asked.text)")
+            #expect(try await sql("SELECT completed_at IS NULL FROM pick_lists WHERE id = $1", [list], on: app.database) == [["t"]])
+            let done = try await app.form(.post, "\(path)/complete", ["_csrf": csrf, "confirm": "yes"], cookie: cookie)
+            #expect(done.status == .ok && done.text.contains("Pick list complete: 0 order(s) packaged, 1 left pending."), "\(done.text)")
+            #expect(try await sql("SELECT completed_at IS NOT NULL FROM pick_lists WHERE id = $1", [list], on: app.database) == [["t"]])
+            #expect(try await sql("SELECT status FROM orders WHERE id = $1", [order], on: app.database) == [["pending"]])
         }
     }
 }

@@ -67,12 +67,7 @@ struct ShopBrowserTests {
                 try await browser.waitFor("#search")
 
                 // "Scan a barcode" only where this browser can read a product's barcode off the camera.
-                let canScan =
-                    try await browser.script(
-                        """
-                        return ('BarcodeDetector' in window) ? BarcodeDetector.getSupportedFormats().then(function (f) {
-                          return ['ean_13', 'ean_8', 'upc_a', 'upc_e'].some(function (x) { return f.indexOf(x) >= 0; }); }) : false
-                        """) as? Bool ?? false
+                let canScan = try await browser.canScan(["ean_13", "ean_8", "upc_a", "upc_e"])
                 #expect(try await browser.isDisplayed("#scan-barcode") == canScan)
 
                 // Search with a typo; the product says where it is.

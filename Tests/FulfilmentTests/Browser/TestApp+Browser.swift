@@ -144,6 +144,16 @@ extension WebDriver {
         try TestOutput.save(try await screenshot(), as: "\(name).png")
     }
 
+    /// Whether this browser can read any of `formats` (BarcodeDetector's names) off a camera.
+    func canScan(_ formats: [String]) async throws -> Bool {
+        let list = formats.map { "'\($0)'" }.joined(separator: ", ")
+        return try await script(
+            """
+            return ('BarcodeDetector' in window) ? BarcodeDetector.getSupportedFormats().then(function (f) {
+              return [\(list)].some(function (x) { return f.indexOf(x) >= 0; }); }) : false
+            """) as? Bool ?? false
+    }
+
     /// Signs in through the form on `/`.
     func signIn(_ user: ConsoleUser, at base: String) async throws {
         try await open(base + "/")

@@ -197,6 +197,8 @@ struct SaleTests {
             let notLower = try await app.createSale(manager, store: a.id, product: product, amount: 25_000)
             #expect(notLower.status == .unprocessableContent && code(notLower) == "sale_price_not_lower", "\(notLower.text)")
             #expect(notLower.json["error"]["details"]["regularPrice"]["amount"].int == 25_000)
+            // Money in a sentence reads as money (issue 46), not as minor units.
+            #expect(notLower.json["error"]["message"].string == "A sale price must be below the regular price here, JMD 250.00.")
             let currency = try await app.createSale(manager, store: a.id, product: product, amount: 1, currency: "USD")
             #expect(currency.status == .unprocessableContent && field(currency) == "currency", "\(currency.text)")
             let day: TimeInterval = 86_400

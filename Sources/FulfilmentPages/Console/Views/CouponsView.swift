@@ -21,15 +21,15 @@ enum CouponsView {
                 \(notice.map { $0.render(id: "coupon-note") } ?? .empty)
                 \(table)
                 <h2>Make a coupon for this store</h2>
-                <form method="post" action="/console/coupons" class="fields" id="new-coupon">
+                <form method="post" action="/console/coupons" class="fields roomy" id="new-coupon">
                 \(csrf)
                 <label class="field">Code <input name="code" required pattern="[A-Za-z0-9_\\-]{3,32}" size="12"></label>
-                <label class="field">Description <input name="description" maxlength="200"></label>
-                <label class="field">Percent off <input name="percentOff" inputmode="decimal" size="6" placeholder="10"></label>
-                <label class="field">or amount off <input name="amountOff" inputmode="decimal" size="8" placeholder="500.00"></label>
-                <label class="field">Minimum spend <input name="minimumSpend" inputmode="decimal" size="8"></label>
-                <label class="field">Uses in all <input name="redemptionLimit" type="number" min="1" class="count"></label>
-                <label class="field">Uses per customer <input name="perCustomerLimit" type="number" min="1" max="1000" class="count"></label>
+                <label class="field wide">Description <input name="description" maxlength="200"></label>
+                <label class="field short">Percent off <input name="percentOff" inputmode="decimal" size="6" placeholder="10"></label>
+                <label class="field short">or amount off <input name="amountOff" inputmode="decimal" size="8" placeholder="500.00"></label>
+                <label class="field short">Minimum spend <input name="minimumSpend" inputmode="decimal" size="8"></label>
+                <label class="field short">Uses in all <input name="redemptionLimit" type="number" min="1" class="count"></label>
+                <label class="field short">Uses per customer <input name="perCustomerLimit" type="number" min="1" max="1000" class="count"></label>
                 <button type="submit">Make</button>
                 </form>
                 """

@@ -10,7 +10,7 @@ enum MailView {
             <td data-label="Message"><a href="/console/mail/\(message.id)">\(message.kind.label)</a></td>
             <td data-label="To" class="address">\(message.recipient)</td>
             <td data-label="Status">\(status(message))</td>
-            <td data-label="Written (UTC)">\(TimeText.format(message.createdAt))</td>
+            <td data-label="Written">\(TimeText.format(message.createdAt))</td>
             </tr>
             """
         }
@@ -26,7 +26,7 @@ enum MailView {
                 \(mode)
                 \(rows.isEmpty ? "<p id=\"no-mail\">No messages yet.</p>" as HTML : """
                 <table id="mail" class="cards">
-                <thead><tr><th scope="col">Message</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Written (UTC)</th></tr></thead>
+                <thead><tr><th scope="col">Message</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Written</th></tr></thead>
                 <tbody>\(rows)</tbody></table>
                 """)
                 \(next)

@@ -43,11 +43,11 @@ enum NewsView {
                 \(list)
                 <h2>\(form?.id == nil ? "Write news" : "Edit news")</h2>
                 \(rendered)
-                <form method="post" action="/console/news" class="fields" id="news-editor">
+                <form method="post" action="/console/news" class="fields roomy" id="news-editor">
                 \(csrf)
                 <input type="hidden" name="newsId" value="\(form?.id?.description ?? "")">
-                <label class="field">Title <input name="title" maxlength="200" required value="\(form?.title ?? "")"></label>
-                <label class="field">Body (Markdown) <textarea name="bodyMarkdown" rows="10" cols="60">\(form?.body ?? "")</textarea></label>
+                <label class="field wide">Title <input name="title" maxlength="200" required value="\(form?.title ?? "")"></label>
+                <label class="field wide">Body (Markdown) <textarea name="bodyMarkdown" rows="10" cols="60">\(form?.body ?? "")</textarea></label>
                 <label class="check"><input type="checkbox" name="published"\(checked(form?.published ?? false))> Published</label>
                 <label class="check"><input type="checkbox" name="pinned"\(checked(form?.pinned ?? false))> Pinned</label>
                 <button type="submit" name="action" value="preview" class="secondary" id="news-preview-button">Preview</button>

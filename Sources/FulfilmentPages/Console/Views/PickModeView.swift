@@ -8,7 +8,8 @@ import PickList
 enum PickModeView {
     /// `stops` are the list's route; `number` the stop shown (1-based, within the route).
     static func page(
-        session: ConsoleSession, csrf: HTML, notice: Notice?, pickList: PickListRecord, stops: [PickStop], number: Int
+        session: ConsoleSession, csrf: HTML, notice: Notice?, pickList: PickListRecord, stops: [PickStop], number: Int,
+        unpickedToConfirm: Int? = nil
     ) -> ConsolePage {
         let progress = pickList.lineIndex
         let key = pickList.id.description
@@ -93,19 +94,36 @@ enum PickModeView {
                 </section>
                 """
         }
-        let complete: HTML =
-            pickList.isOpen
-            ? """
-            <form method="post" action="/console/pick-lists/\(key)/complete" class="actions">
-            \(csrf)<button type="submit" id="complete">Complete the list</button>
-            </form>
-            """ : "<p class=\"hint\">This list is completed.</p>"
+        let complete: HTML
+        if let unpicked = unpickedToConfirm, pickList.isOpen {
+            // Asked before a list with stops still to pick is closed: their lines stay unpicked.
+            let stopsText = unpicked == 1 ? "1 stop" : "\(unpicked) stops"
+            complete = """
+                <section class="confirm" id="confirm-complete" role="alertdialog" aria-labelledby="confirm-complete-text">
+                <p class="notice notice-refused" id="confirm-complete-text">\(stopsText) of \(stops.count) not picked yet. Complete the list anyway? What is not picked stays unpicked, and those orders stay pending.</p>
+                <form method="post" action="/console/pick-lists/\(key)/complete" class="actions">
+                \(csrf)<input type="hidden" name="confirm" value="yes">
+                <button type="submit" id="complete-anyway">Complete with \(stopsText) unpicked</button>
+                <a class="button secondary" id="keep-picking" href="/console/pick-lists/\(key)/pick">Keep picking</a>
+                </form>
+                </section>
+                """
+        } else if pickList.isOpen {
+            complete = """
+                <form method="post" action="/console/pick-lists/\(key)/complete" class="actions">
+                \(csrf)<button type="submit" id="complete">Complete the list</button>
+                </form>
+                """
+        } else {
+            complete = "<p class=\"hint\">This list is completed.</p>"
+        }
         return ConsolePage(
             title: "Pick mode", session: session,
             body: """
                 \(noticeHTML)
+                \(unpickedToConfirm != nil ? complete : .empty)
                 \(stopHTML)
-                \(complete)
+                \(unpickedToConfirm == nil ? complete : .empty)
                 <p class="hint"><a href="/console/pick-lists/\(key)/print">Print the A4 sheet</a></p>
                 """,
             scripts: ["pick.js"], bodyClass: "pick"

@@ -43,12 +43,12 @@ enum SalesView {
         }
         return """
             <h2>Put a product on sale</h2>
-            <form method="post" action="/console/sales" class="fields" id="new-sale">
+            <form method="post" action="/console/sales" class="fields roomy" id="new-sale">
             \(csrf)
-            <label class="field">Product <select name="productId" required>\(HTML.join(options))</select></label>
-            <label class="field">Sale price <input name="price" inputmode="decimal" size="8" placeholder="450.00" required></label>
-            <label class="field">From (UTC) <input name="startsAt" type="datetime-local" required></label>
-            <label class="field">Until (UTC) <input name="endsAt" type="datetime-local" required></label>
+            <label class="field wide">Product <select name="productId" required>\(HTML.join(options))</select></label>
+            <label class="field short">Sale price <input name="price" inputmode="decimal" size="8" placeholder="450.00" required></label>
+            <label class="field">From (\(TimeText.zoneLabel())) <input name="startsAt" type="datetime-local" required></label>
+            <label class="field">Until (\(TimeText.zoneLabel())) <input name="endsAt" type="datetime-local" required></label>
             <button type="submit">Put on sale</button>
             </form>
             """
