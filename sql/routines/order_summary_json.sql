@@ -23,7 +23,11 @@ BEGIN
                 jsonb_build_object('start', api_time(o.pickup_slot_start), 'end', api_time(o.pickup_slot_end)) END,
             -- "I'm here" (issue 27): when, and where, once the customer has said so.
             'arrival', CASE WHEN o.arrived_at IS NOT NULL THEN jsonb_build_object(
-                'at', api_time(o.arrived_at), 'bay', o.arrival_bay, 'vehicle', o.arrival_vehicle, 'note', o.arrival_note) END))
+                'at', api_time(o.arrived_at), 'bay', o.arrival_bay, 'vehicle', o.arrival_vehicle, 'note', o.arrival_note) END,
+            -- What needs someone (issue 46), only when something does.
+            'openSubstitutions', nullif((SELECT count(*) FROM order_lines l WHERE l.order_id = o.id AND l.substitution_status = 'proposed'), 0),
+            'shortLines', nullif((SELECT count(*) FROM order_lines l
+                                   WHERE l.order_id = o.id AND l.picked_short AND coalesce(l.picked_quantity, 0) < l.quantity), 0)))
         FROM orders o JOIN users u ON u.id = o.customer_id
         WHERE o.id = p_order);
 END

@@ -129,6 +129,9 @@ package enum OrderQueries {
         o.id, o.number, o.store_id, u.name AS customer_name, o.status, o.payment_method, o.payment_status, o.total_amount,
         o.currency::text AS currency,
         (SELECT coalesce(sum(quantity), 0)::int8 FROM order_lines l WHERE l.order_id = o.id) AS item_count, o.created_at,
+        (SELECT count(*) FROM order_lines l WHERE l.order_id = o.id AND l.substitution_status = 'proposed') AS open_substitutions,
+        (SELECT count(*) FROM order_lines l WHERE l.order_id = o.id AND l.picked_short AND coalesce(l.picked_quantity, 0) < l.quantity)
+            AS short_lines,
         (extract(epoch FROM o.created_at) * 1000000)::int8 AS created_micros, o.pickup_slot_start, o.pickup_slot_end,
         CASE WHEN o.arrived_at IS NOT NULL THEN json_build_object(
             'at', ((extract(epoch FROM o.arrived_at) - 946684800) * 1000000)::int8, 'bay', o.arrival_bay,
@@ -147,7 +150,8 @@ package enum OrderQueries {
             total: Money(amount: try r["total_amount"].decode(Int64.self), currency: try r["currency"].decode(String.self)),
             itemCount: Int(try r["item_count"].decode(Int64.self)), createdAt: try r["created_at"].decode(Date.self),
             pickupSlot: start.flatMap { start in end.map { PickupSlot(start: start, end: $0) } },
-            arrival: try r["arrival_json"].decode(String?.self).map(OrderParts.arrival))
+            arrival: try r["arrival_json"].decode(String?.self).map(OrderParts.arrival),
+            openSubstitutions: Int(try r["open_substitutions"].decode(Int64.self)), shortLines: Int(try r["short_lines"].decode(Int64.self)))
     }
 
     private static func page(_ rows: SQLRows, limit: Int) async throws -> Page<OrderSummary> {

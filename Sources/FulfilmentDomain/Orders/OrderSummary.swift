@@ -16,4 +16,8 @@ public struct OrderSummary: Sendable, Equatable {
     public var pickupSlot: PickupSlot? = nil
     /// Once the customer said they are here (issue 27): the board shows them first.
     public var arrival: OrderArrival? = nil
+    /// Substitutes the customer has not answered yet (issue 46: the board flags the order).
+    public var openSubstitutions: Int = 0
+    /// Lines picked short: fewer found than ordered (the board flags the order).
+    public var shortLines: Int = 0
 }

@@ -175,6 +175,8 @@ extension Components.Schemas.OrderSummary {
             paymentStatus: .init(rawValue: order.paymentStatus.rawValue)!, total: .init(order.total),
             itemCount: order.itemCount, placedAt: order.createdAt, receiptUrl: ownList ? "/v1/orders/\(order.id)/receipt.png" : nil,
             pickupSlot: order.pickupSlot.map { .init($0, zone: nil) },
-            arrival: order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) })
+            arrival: order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) },
+            openSubstitutions: order.openSubstitutions > 0 ? order.openSubstitutions : nil,
+            shortLines: order.shortLines > 0 ? order.shortLines : nil)
     }
 }

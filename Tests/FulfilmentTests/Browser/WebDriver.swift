@@ -132,9 +132,18 @@ final class WebDriver: @unchecked Sendable {
         _ = try await command("POST", "/element/\(element)/clear", [:])
     }
 
+    /// Clicks the element. Redrawn between finding and clicking (a live page), it is found
+    /// again: a click on a stale element never reached the page, so it is not a second click.
     func click(_ css: String) async throws {
-        let element = try await find(css)
-        _ = try await command("POST", "/element/\(element)/click", [:])
+        for attempt in 1... {
+            do {
+                let element = try await find(css)
+                _ = try await command("POST", "/element/\(element)/click", [:])
+                return
+            } catch let failure as Failure where failure.description.contains("stale element") && attempt < 5 {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
     }
 
     /// The element's text. A page that redraws itself live (the shop's order page) may replace

@@ -31,7 +31,7 @@ enum BoardView {
                     """
                 return """
                     <section class="board-group" id="board-\(status.rawValue)">
-                    <h2>\(status.rawValue.capitalized) <span class="hint">(\(orders.count))</span></h2>
+                    <h2>\(Self.heading(status)) <span class="hint">(\(orders.count))</span></h2>
                     \(table)
                     </section>
                     """
@@ -50,6 +50,42 @@ enum BoardView {
                 """,
             scripts: ["board.js"]
         )
+    }
+
+    /// A status as the people at the store say it (issue 46: the board showed "pending").
+    static func word(_ status: OrderStatus) -> String {
+        switch status {
+        case .pending: "To pick"
+        case .packaged: "Packed"
+        case .delivering: "At the desk"
+        case .completed: "Collected"
+        case .cancelled: "Cancelled"
+        }
+    }
+
+    static func heading(_ status: OrderStatus) -> String {
+        switch status {
+        case .pending: "To pick"
+        case .packaged: "Packed, waiting to go to the desk"
+        case .delivering: "At the desk, waiting for the customer"
+        case .completed: "Collected"
+        case .cancelled: "Cancelled"
+        }
+    }
+
+    /// What needs someone on this order: a substitute the customer has not answered (call
+    /// them, or wait before packing), lines picked short (tell the customer; check the shelf).
+    static func flags(_ order: OrderSummary) -> HTML {
+        var flags: [HTML] = []
+        if order.openSubstitutions > 0 {
+            let what = order.openSubstitutions == 1 ? "a substitute" : "\(order.openSubstitutions) substitutes"
+            flags.append("<span class=\"flag\" id=\"flag-substitution-\(order.number)\">Waiting for the customer to answer \(what)</span>")
+        }
+        if order.shortLines > 0 {
+            let what = order.shortLines == 1 ? "1 line" : "\(order.shortLines) lines"
+            flags.append("<span class=\"flag\" id=\"flag-short-\(order.number)\">Short: \(what)</span>")
+        }
+        return flags.isEmpty ? .empty : " \(HTML.join(flags, separator: " "))"
     }
 
     /// The board's order: by slot start (orders without a slot last), then oldest first.
@@ -93,7 +129,7 @@ enum BoardView {
             """ : .empty
         return """
             <tr id="order-\(order.number)">
-            <td><a href="/console/orders/\(order.id)"><strong>\(order.number)</strong></a> <span class="status status-\(order.status.rawValue)">\(order.status.rawValue)</span></td>
+            <td><a href="/console/orders/\(order.id)"><strong>\(order.number)</strong></a> <span class="status status-\(order.status.rawValue)">\(Self.word(order.status))</span>\(Self.flags(order))</td>
             <td class="slot" data-label="Slot">\(slotCell(order, zone: zone, now: now))</td>
             <td data-label="Age">\(TimeText.age(since: order.createdAt))</td>
             <td data-label="Customer">\(order.customerName)</td>
