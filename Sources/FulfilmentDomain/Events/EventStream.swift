@@ -43,12 +43,14 @@ package struct EventStream: Sendable {
     }
 
     /// Takes one of `identity`'s session's places, or refuses: `429 too_many_streams` when the
-    /// session has all its streams open, 401 when the session is no longer live.
-    package func open(for identity: Identity, logger: Logger) async throws -> Lease {
+    /// session has all its streams open, 401 when the session is no longer live. With
+    /// `takingOver` (a page's stream, which a reload opens again before the old one is noticed
+    /// gone), the place of the session's stalest stream instead of a 429; that one ends.
+    package func open(for identity: Identity, takingOver: Bool = false, logger: Logger) async throws -> Lease {
         let id = EventStreamID(UUID())
         let (opened, deadline) = try await EventStreamQueries.open(
             id, session: identity.sessionID, cap: perSession, staleAfter: heartbeat * 3 + .seconds(5), lifetime: lifetime,
-            on: database.client, logger: logger)
+            takeOver: takingOver, on: database.client, logger: logger)
         guard let deadline else { throw AccessError.unauthenticated }
         guard opened else { throw EventStreamError.tooManyStreams(limit: perSession) }
         return Lease(id: id, session: identity.sessionID, deadline: deadline)
@@ -129,7 +131,7 @@ package struct EventStream: Sendable {
                     last = try await catchUp(scope, after: last, into: output, logger: logger)
                 case .heartbeat, .session:
                     guard let next = try await EventStreamQueries.renew(lease.id, lifetime: lifetime, on: database.client, logger: logger)
-                    else { return }  // the session ended: so does its stream
+                    else { return }  // the session ended, or a page of it took this place: the stream ends
                     deadline.value.withLock { $0 = next }
                     if received == .heartbeat { output.yield(Self.frame(": heartbeat\n\n")) }
                 }

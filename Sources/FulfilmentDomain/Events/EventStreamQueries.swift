@@ -4,17 +4,18 @@ import PostgresNIO
 
 /// The SQL of live event streams' claims on their sessions (`open_event_stream` and `renew_event_stream` in `sql/routines/`).
 package enum EventStreamQueries {
-    /// Opens stream `id` for `session` unless it has `cap` open; the session's deadline, and
-    /// whether it opened (nil deadline: the session is not live).
+    /// Opens stream `id` for `session` unless it has `cap` open (with `takeOver`, in the place
+    /// of its stalest); the session's deadline, and whether it opened (nil deadline: the session
+    /// is not live).
     package static func open(
-        _ id: EventStreamID, session: SessionID, cap: Int, staleAfter: Duration, lifetime: SessionLifetime,
+        _ id: EventStreamID, session: SessionID, cap: Int, staleAfter: Duration, lifetime: SessionLifetime, takeOver: Bool,
         on client: PostgresClient, logger: Logger
     ) async throws -> (opened: Bool, deadline: Date?) {
         let rows = try await client.run(
             """
             SELECT opened, deadline FROM open_event_stream(
                 \(id.rawValue), \(session.rawValue), \(Int32(clamping: cap)), \(staleAfter.inSeconds),
-                \(Int32(clamping: lifetime.idleSeconds)), \(Int32(clamping: lifetime.maximumSeconds)))
+                \(Int32(clamping: lifetime.idleSeconds)), \(Int32(clamping: lifetime.maximumSeconds)), \(takeOver))
             """, logger: logger)
         for try await row in rows {
             let r = row.makeRandomAccess()

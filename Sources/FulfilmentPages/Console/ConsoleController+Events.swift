@@ -14,7 +14,7 @@ extension ConsoleController {
                 guard let store = visit.identity.storeID else { throw AccessError.forbidden }
                 let start = try await services.events.storeStart(
                     store, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], logger: visit.logger)
-                let lease = try await services.events.open(for: visit.identity, logger: visit.logger)
+                let lease = try await services.events.open(for: visit.identity, takingOver: true, logger: visit.logger)
                 let frames = services.events.body(.store(store), after: start, lease: lease, logger: visit.logger)
                 return Response(
                     status: .ok,

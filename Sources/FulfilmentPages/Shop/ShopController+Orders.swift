@@ -33,7 +33,7 @@ extension ShopController {
                 let order = try await services.orders.order(orderID, visibleTo: visit.identity, logger: visit.logger)
                 guard order.customerID == visit.identity.userID else { throw OrderError.orderNotFound }
                 let after = try EventStream.lastEventID(request.headers[HTTPField.Name("Last-Event-ID")!]) ?? 0
-                let lease = try await services.events.open(for: visit.identity, logger: visit.logger)
+                let lease = try await services.events.open(for: visit.identity, takingOver: true, logger: visit.logger)
                 let frames = services.events.body(.order(order.id, store: order.storeID), after: after, lease: lease, logger: visit.logger)
                 return Response(
                     status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],

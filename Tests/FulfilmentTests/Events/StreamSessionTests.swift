@@ -118,4 +118,34 @@ struct StreamSessionTests {
             }
         }
     }
+
+    @Test("a console page's stream takes the place of its session's stalest one (a reload), where the API's is 429; the one it replaced ends")
+    func consoleReloadTakesOver() async throws {
+        // A heartbeat slower than the reloads: a reloaded page's old stream is not noticed gone
+        // before the next one opens, as in a browser reloaded seven times in six seconds.
+        try await withApp(configure: {
+            $0.eventHeartbeat = .seconds(2)
+            $0.eventStreamsPerSession = 2
+        }) { app in
+            let store = try await app.createStore()
+            let staff = try await app.storeAccount(.staff, store: store)
+            let cookie = try await app.consoleCookie(staff)
+            var pages: [SSEClient] = []
+            for _ in 0..<7 {
+                let page = try SSEClient(port: app.port!, path: "/console/events", token: nil, cookie: cookie)
+                try await page.wait { $0.status != nil }
+                #expect(page.status == 200, "every reload gets its live updates")
+                pages.append(page)
+            }
+            #expect(try await sql("SELECT count(*) FROM event_streams", on: app.database) == [["2"]], "the cap still holds")
+            // The replaced ones end (at their next heartbeat); the newest two stay.
+            for page in pages.prefix(5) { try await page.wait(seconds: 8) { $0.hasEnded } }
+            #expect(pages.suffix(2).allSatisfy { !$0.hasEnded })
+            // The API's clients are told, as before.
+            let session = try #require(cookie.split(separator: "=").last.map(String.init))
+            let api = try await EventStreamTests.open(app, "/v1/stores/\(store)/events", token: session)
+            #expect(api.status == 429)
+            for page in pages { page.close() }
+        }
+    }
 }

@@ -32,10 +32,11 @@ final class SSEClient: @unchecked Sendable {
     private var released = false
 
     /// Connects to `127.0.0.1:port`, sends `GET path`, and starts reading.
-    init(port: Int, path: String, token: String?, lastEventID: Int64? = nil) throws {
+    init(port: Int, path: String, token: String?, cookie: String? = nil, lastEventID: Int64? = nil) throws {
         socket = try loopbackSocket(port: port)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
         if let token { request += "Authorization: Bearer \(token)\r\n" }
+        if let cookie { request += "Cookie: \(cookie)\r\n" }
         if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
         request += "\r\n"
         _ = request.utf8CString.withUnsafeBufferPointer { send(socket, $0.baseAddress, $0.count - 1, 0) }
