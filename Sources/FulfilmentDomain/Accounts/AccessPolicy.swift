@@ -125,6 +125,7 @@ package enum AccessPolicy {
         "setStock": .manager,
         "adjustStock": .manager,
         "listStockMovements": .manager,
+        "listStockChecks": .staff,
         "setStockLocation": .manager,
         "clearStockLocation": .manager,
         "listFavourites": .customer,

@@ -11,6 +11,11 @@ package struct Stock: Sendable {
         try await StockQueries.list(in: scope, lowOnly: lowOnly, limit: limit, cursor: cursor, on: database.client, logger: logger)
     }
 
+    /// The products to count: picked short since their last count, latest first (issue 46).
+    package func checks(in scope: StoreScope, logger: Logger) async throws -> [StockCheck] {
+        try await StockCheckQueries.open(in: scope, limit: 100, on: database.client, logger: logger)
+    }
+
     /// The product with its stock at the store; `notStocked` when the store does not carry it.
     package func entry(of product: ProductID, in scope: StoreScope, logger: Logger) async throws -> (ProductRecord, StockRecord) {
         let store = try oneStore(scope)

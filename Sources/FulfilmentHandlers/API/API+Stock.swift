@@ -46,6 +46,20 @@ extension API {
         return .ok(.init(body: .json(.init(items: try page.items.map(Components.Schemas.StockMovement.init), nextCursor: page.nextCursor))))
     }
 
+    func listStockChecks(_ input: Operations.ListStockChecks.Input) async throws -> Operations.ListStockChecks.Output {
+        let scope = try StoreScope(staff: Identity.required)
+        let checks = try await services.stock.checks(in: scope, logger: logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: checks.map {
+                            .init(
+                                productId: $0.productID.description, name: $0.name, sku: $0.sku, onHand: $0.onHand, reserved: $0.reserved,
+                                askedAt: $0.askedAt, shortPicks: $0.shortPicks)
+                        }, nextCursor: nil))))
+    }
+
     func setStockLocation(_ input: Operations.SetStockLocation.Input) async throws -> Operations.SetStockLocation.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let scope = try StoreScope(staff: Identity.required)

@@ -94,6 +94,8 @@ extension ConsoleController {
         for product in products {
             rows.append((product, try await minimumAges.at(scope, product: product.id, logger: visit.logger)))
         }
-        return StockView.page(session: visit.session, csrf: csrf, notice: notice, text: text, products: rows).response(status: status)
+        let checks = try await stock.checks(in: scope, logger: visit.logger)
+        return StockView.page(session: visit.session, csrf: csrf, notice: notice, text: text, products: rows, checks: checks)
+            .response(status: status)
     }
 }

@@ -9,7 +9,7 @@ enum StockView {
     /// `text` is the search as typed (empty: the reorder report); each product comes with its minimum ages.
     static func page(
         session: ConsoleSession, csrf: HTML, notice: Notice?, text: String,
-        products: [(product: ProductRecord, minimumAge: ProductMinimumAge)]
+        products: [(product: ProductRecord, minimumAge: ProductMinimumAge)], checks: [StockCheck] = []
     ) -> ConsolePage {
         let rows = products.map { stockRow($0.product, minimumAge: $0.minimumAge, query: text, csrf: csrf) }
         let noticeHTML = notice.map { $0.render(id: "stock-note") } ?? .empty
@@ -31,6 +31,7 @@ enum StockView {
                 <button type="submit">Search</button>
                 <a class="button secondary" href="/console/stock">Reorder report</a>
                 </form>
+                \(Self.checksSection(checks))
                 <h2>\(heading)</h2>
                 \(table)
                 <h2>Add staff to this store</h2>
@@ -72,6 +73,27 @@ enum StockView {
             <label class="field">This store <input name="minimumAge" type="number" min="1" max="120" value="\(ages.store.map(String.init) ?? "")"></label>
             <button type="submit">Set</button></form></td>
             </tr>
+            """
+    }
+
+    /// The products to count (issue 46): each picked short since its last count, latest first,
+    /// with a link to it (its SKU searched) where its on hand is set.
+    static func checksSection(_ checks: [StockCheck]) -> HTML {
+        guard !checks.isEmpty else { return .empty }
+        let items = checks.map { check -> HTML in
+            let query = check.sku.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? check.sku
+            let times = check.shortPicks == 1 ? "once" : "\(check.shortPicks) times"
+            return """
+                <li id="check-\(check.productID.description)"><a href="/console/stock?q=\(query)"><strong>\(check.name)</strong></a>
+                <span class="hint">SKU \(check.sku)</span>: on hand says \(check.onHand); picked short \(times), last \(TimeText.format(check.askedAt)).</li>
+                """
+        }
+        return """
+            <section id="stock-checks" class="notice notice-refused">
+            <h2>Count these</h2>
+            <p>Picks came up short: the shelf held less than on hand says. Count each and set its on hand; it leaves this list.</p>
+            <ul>\(HTML.join(items))</ul>
+            </section>
             """
     }
 }
