@@ -172,6 +172,7 @@ package enum AccessPolicy {
         "listStoreOrders": .staff,
         "collectOrder": .staff,
         "previewCollection": .staff,
+        "findCollection": .staff,
         "recordPayment": .staff,
         // Money owed back (issue 13): a manager of the order's store records a refund paid at the
         // desk, checked in `Refunds`; the provider's `refund.succeeded` comes by the webhook.

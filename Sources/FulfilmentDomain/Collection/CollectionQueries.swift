@@ -46,4 +46,32 @@ package enum CollectionQueries {
         let after = try row.flatMap { try OrderQueries.order(view: $0) }
         return (try row?["collected"].decode(Bool.self) == true, after)
     }
+
+    /// The order numbered `number` at the scope's store whose customer's name has `surname` as
+    /// one of its words (split on spaces, or on spaces and hyphens), as its end ("de la Cruz"),
+    /// or as the whole name, case aside; with its current pickup code.
+    package static func deskLookup(
+        number: Int64, surname: String, in scope: StoreScope, on client: PostgresClient, logger: Logger
+    ) async throws -> (order: OrderID, number: Int64, customerName: String, token: String)? {
+        let rows = try await client.read(
+            """
+            SELECT o.id, o.number, u.name, t.text
+            FROM orders o
+            JOIN users u ON u.id = o.customer_id
+            JOIN pickup_tokens t ON t.order_id = o.id
+            WHERE o.number = \(number) AND o.store_id = \(scope)
+              AND (lower(\(surname)) = ANY (regexp_split_to_array(lower(btrim(u.name)), '[[:space:]]+')
+                                            || regexp_split_to_array(lower(btrim(u.name)), '[[:space:]-]+'))
+                   OR right(lower(btrim(u.name)), length(\(surname)) + 1) = ' ' || lower(\(surname))
+                   OR lower(btrim(u.name)) = lower(\(surname)))
+            """, logger: logger)
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return (
+                OrderID(try r["id"].decode(UUID.self)), try r["number"].decode(Int64.self), try r["name"].decode(String.self),
+                try r["text"].decode(String.self)
+            )
+        }
+        return nil
+    }
 }

@@ -21,6 +21,23 @@ extension API {
         return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 
+    func findCollection(_ input: Operations.FindCollection.Input) async throws -> Operations.FindCollection.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        guard DeskLookup.numbers.contains(body.orderNumber) else {
+            throw APIError.invalidField("orderNumber", "An order number is a whole number from 1 to \(DeskLookup.numbers.upperBound).")
+        }
+        let surname = body.surname.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (2...100).contains(surname.unicodeScalars.count), !surname.unicodeScalars.contains("\0") else {
+            throw APIError.invalidField("surname", "A surname is 2 to 100 characters.")
+        }
+        let found = try await services.collections.find(
+            DeskLookup(number: body.orderNumber, surname: surname), by: try Identity.required, logger: logger)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(orderId: found.order.description, orderNumber: found.number, customerName: found.customerName, pickupToken: found.token))))
+    }
+
     /// Counts a scan by its outcome: `collected` (or `ready` for a preview), else the refusal's code.
     private static func counted(preview: Bool, _ scan: () async throws -> (Identity, Order)) async throws -> (Identity, Order) {
         do {

@@ -17,6 +17,37 @@ extension ConsoleController {
         router.post("/console/desk/scan") { request, context in
             try await page(request, context, operation: "previewCollection") { visit in
                 guard let token = visit.form.text("token") else { return try await deskPage(visit, verdict: nil, note: nil) }
+                // No scan: the number under the QR and a word of the customer's name (issue 46:
+                // "1005" + Enter was "invalid code"), found as `findCollection` finds it.
+                if let lookup = DeskLookup(token) {
+                    do {
+                        let found = try await services.collections.find(lookup, by: visit.identity, logger: visit.logger)
+                        return try await deskPage(
+                            visit, verdict: verdict(token: found.token, visit),
+                            note: Notice(
+                                ok: true,
+                                text:
+                                    "Found by number and name, not by a scan: ask the customer to confirm they are \(found.customerName) before you hand over."
+                            ))
+                    } catch OrderError.orderNotFound {
+                        return try await deskPage(
+                            visit, verdict: nil,
+                            note: Notice(
+                                ok: false,
+                                text: "No order \(lookup.number) with the name “\(lookup.surname)” at this store. Check both with the customer."),
+                            status: .notFound)
+                    }
+                }
+                if DeskLookup.isBareNumber(token) {
+                    return try await deskPage(
+                        visit, verdict: nil,
+                        note: Notice(
+                            ok: false,
+                            text:
+                                "That is an order number. Type it with the customer's surname, as “\(token.trimmingCharacters(in: .whitespaces)) Brown”, or scan their code."
+                        ),
+                        status: .unprocessableContent)
+                }
                 return try await deskPage(visit, verdict: verdict(token: token, visit), note: nil)
             }
         }

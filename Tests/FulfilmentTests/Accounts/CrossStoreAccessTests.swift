@@ -130,6 +130,7 @@ import Testing
                 "recordRefund": ["amount": order["total"], "note": "Refund from another store"],
                 "collectOrder": ["token": order["pickupToken"], "idChecked": true, "idCheckMethod": "seen"],
                 "previewCollection": ["token": order["pickupToken"]],
+                "findCollection": ["orderNumber": order["number"], "surname": "Customer"],
                 "createWebhook": ["url": "https://partner.example/b", "eventTypes": ["order.placed"], "storeId": .string(store)],
                 "updateWebhook": ["description": "Changed by another store", "enabled": true],
                 "createNews": ["title": "Intruder's news", "bodyMarkdown": "Not ours", "published": true],

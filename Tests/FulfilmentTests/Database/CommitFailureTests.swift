@@ -469,6 +469,12 @@ import Testing
             let order = try await shop.paidPackagedOrder()
             return Call(.post, "/v1/collections/preview", json: ["token": order["pickupToken"]], token: shop.staff.token)
         },
+        // Finding an order by number and name reads only, as the preview does.
+        "findCollection": staff(readsOnly: true) { shop in
+            let order = try await shop.paidPackagedOrder()
+            return Call(
+                .post, "/v1/collections/find", json: ["orderNumber": order["number"], "surname": "Customer"], token: shop.staff.token)
+        },
         "recordPayment": staff { shop in
             let (_, order, _) = try await shop.packagedOrder()
             return Call(.post, "/v1/orders/\(try id(order))/payments", json: ["method": "cash", "amount": order["total"]], token: shop.staff.token)
