@@ -45,3 +45,4 @@ extension Components.Schemas.RecipeList: CursorList {}
 extension Components.Schemas.ReviewList: CursorList {}
 extension Components.Schemas.ContentReportList: CursorList {}
 extension Components.Schemas.PostingBlockList: CursorList {}
+extension Components.Schemas.StockCheckList: CursorList {}
