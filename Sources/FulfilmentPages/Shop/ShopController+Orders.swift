@@ -92,9 +92,11 @@ extension ShopController {
                 let chosen = (try? Self.pickupSlot(visit.form)) ?? nil
                 do {
                     guard let slot = try Self.pickupSlot(visit.form) else { throw SlotError.slotRequired }
-                    _ = try await services.pickupSlots.move(
+                    let moved = try await services.pickupSlots.move(
                         order: order.id, to: slot, by: visit.identity, now: services.clock(), logger: visit.logger)
-                    return ConsolePage.redirect("/orders/\(order.id)?notice=moved")
+                    // The time it had already: nothing changed, the code neither (never "your code is new").
+                    let same = moved.pickupSlot?.start == order.pickupSlot?.start
+                    return ConsolePage.redirect("/orders/\(order.id)?notice=\(same ? "unmoved" : "moved")")
                 } catch {
                     let refused = try Self.clientRefusal(error)
                     return try await slotPage(

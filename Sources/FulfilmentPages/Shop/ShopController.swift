@@ -155,6 +155,7 @@ extension ShopController {
         "kept": "You kept the substitute.",
         "refused": "You refused the substitute: it stays in the store and is not charged.",
         "moved": "Your pickup time is changed. Your code is new: the one you had no longer works.",
+        "unmoved": "That is the pickup time you have: nothing changed, and your code is the same.",
         "cancelled": "Your order is cancelled. Nothing is charged.",
         "merged": "Welcome back: what you put in your cart before signing in is in your cart.",
         "reviewed": "Thank you: your review is posted.",

@@ -134,10 +134,19 @@ struct ShopVisitorBrowserTests {
                 try await browser.waitFor("#move-order")
                 try await ShopBrowserTests.checkPage(browser, "order-move", width: width)
                 #expect(try await browser.script("return document.querySelector('input[name=pickupSlot]:checked') === null") as? Bool == true)
+                // A time on the week's last day: another day than the one booked, whatever the
+                // hour the test runs at.
+                let lastDay = try #require(
+                    try await browser.script(
+                        "const days = document.querySelectorAll('#slot-days a'); return days[days.length - 1].getAttribute('href')")
+                        as? String)
+                try await browser.open(base + lastDay)
+                try await browser.waitFor("#move-order")
+                let bookedSeconds = String(Int(try Date(booked, strategy: .iso8601).timeIntervalSince1970))
                 let later = try #require(
                     try await browser.script(
-                        "const open = [...document.querySelectorAll('input[name=pickupSlot]:not([disabled])')]; return open[open.length - 1].id")
-                        as? String)
+                        "return [...document.querySelectorAll('input[name=pickupSlot]:not([disabled])')].find(e => e.value != arguments[0]).id",
+                        [bookedSeconds]) as? String)
                 try await browser.click("label[for='\(later)']")
                 try await browser.click("#move-order")
                 try await browser.waitFor("the move said") { try await browser.text("#notice").hasPrefix("Your pickup time is changed") }

@@ -164,6 +164,11 @@ struct ShopOrderPageTests {
             #expect(full.status == .conflict, "\(full.status)")
             #expect(try await app.request(.get, "/v1/orders/\(order)", token: customer.token).json["pickupToken"].string == token)
 
+            // Its own time again: nothing changes, and the page says so rather than "your code is new".
+            let firstSeconds = String(Int(try Date(first, strategy: .iso8601).timeIntervalSince1970))
+            let unmoved = try await app.form(.post, "/orders/\(order)/slot", ["_csrf": csrf, "pickupSlot": firstSeconds], cookie: cookie)
+            #expect(unmoved.status == .seeOther && unmoved.headers[.location] == "/orders/\(order)?notice=unmoved", "\(unmoved.text)")
+            #expect(try await app.request(.get, "/v1/orders/\(order)", token: customer.token).json["pickupToken"].string == token)
             let third = try #require(offered.dropFirst(2).first?["start"].string)
             let thirdSeconds = String(Int(try Date(third, strategy: .iso8601).timeIntervalSince1970))
             let moved = try await app.form(.post, "/orders/\(order)/slot", ["_csrf": csrf, "pickupSlot": thirdSeconds], cookie: cookie)
