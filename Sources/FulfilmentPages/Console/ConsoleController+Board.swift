@@ -37,7 +37,8 @@ extension ConsoleController {
     func boardPage(_ visit: PageVisit, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let store = visit.identity.storeID else { throw AccessError.forbidden }
         let page = try await services.orders.board(of: store, in: try StoreScope(staff: visit.identity), limit: 200, logger: visit.logger)
-        let zone = try await services.orders.timeZone(ofStore: store, logger: visit.logger)
+        // The store's clock, read once per page by the pages' front door (the board is the caller's store's).
+        let zone = TimeText.zone
         let now = services.clock()
         let csrf = ConsolePage.csrfInput(visit.session)
         return BoardView.page(session: visit.session, csrf: csrf, notice: notice, orders: page.items, zone: zone, now: now)
