@@ -47,10 +47,17 @@ package enum EventQueries {
         return events
     }
 
-    /// The last sequence number `store` has given out (0 before its first event).
+    /// The last sequence number `store` has given out (0 before its first event), once every event
+    /// it committed before this call is numbered: events are numbered after their commit, so the
+    /// counter alone could be behind an order placed a moment ago, and a stream opened "now" would
+    /// then send that order as new. Waiting for the store's numbering lock (held only while a
+    /// round numbers) and numbering here makes "now" mean everything committed so far.
     package static func lastSequence(of store: StoreID, on client: PostgresClient, logger: Logger) async throws -> Int64 {
         let rows = try await client.run(
-            "SELECT last FROM event_sequences WHERE store_id = \(store.rawValue)", logger: logger)
+            """
+            WITH locked AS (SELECT pg_advisory_xact_lock(1701, hashtext(\(store.rawValue)::text)))
+            SELECT coalesce(number_events(\(store.rawValue)), 0) FROM locked
+            """, logger: logger)
         for try await last in rows.decode(Int64.self) { return last }
         return 0
     }

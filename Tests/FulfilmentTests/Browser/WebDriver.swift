@@ -41,6 +41,20 @@ final class WebDriver: @unchecked Sendable {
     /// `mobile` emulates a phone-sized device of that viewport (a handheld scanner's screen),
     /// since a desktop window cannot be made that narrow.
     static func start(width: Int = 1280, height: Int = 900, mobile: Bool = false) async throws -> WebDriver {
+        // Under the full suite's load a chromedriver can lose its port to another test between
+        // `freePort` and its bind, or start slower than the wait: a fresh one on a fresh port is
+        // tried before the test is failed for it.
+        var attempt = 1
+        while true {
+            do {
+                return try await startOnce(width: width, height: height, mobile: mobile)
+            } catch let failure as Failure where attempt < 3 && failure.description.hasPrefix("chromedriver did not start") {
+                attempt += 1
+            }
+        }
+    }
+
+    private static func startOnce(width: Int, height: Int, mobile: Bool) async throws -> WebDriver {
         guard let driverPath = executable("chromedriver"), let chromium = executable("chromium") else {
             throw Failure(description: "chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
         }
@@ -288,7 +302,7 @@ final class WebDriver: @unchecked Sendable {
     }
 
     private func waitUntilReady() async throws {
-        for _ in 0..<100 {
+        for _ in 0..<200 {
             if let reply = try? await send("GET", "/status", nil), let value = reply["value"] as? [String: Any],
                 value["ready"] as? Bool == true
             {
