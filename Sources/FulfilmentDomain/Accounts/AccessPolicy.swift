@@ -156,6 +156,7 @@ package enum AccessPolicy {
         "getOrder": .signedIn,
         // The order's customer or staff of its store (Orders.order(_:visibleTo:)).
         "listOrderMessages": .signedIn,
+        "listOrderPayments": .signedIn,
         // The Mail page: a manager their store's messages, the admin every one (bound in the SQL).
         "listMessages": .managerOrAdmin,
         "getMessage": .managerOrAdmin,

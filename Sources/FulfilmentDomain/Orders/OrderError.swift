@@ -15,6 +15,8 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
     case storeNotFound
     case productDiscontinued(ProductID)
     case invalidQuantity
+    /// An order search (`q`) that is empty or too long (`OrderSearch`).
+    case invalidSearch
     case noStoreChosen
     case cartEmpty
     case insufficientStock([Shortage])
@@ -147,6 +149,9 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
                 details: ["field": "amount", "refundDue": ["amount": .int(Int(due)), "currency": .string(currency)]])
         case .noteTooLong:
             .invalidField("note", "The note is at most 500 characters.")
+        case .invalidSearch:
+            .invalidField(
+                "q", "Search for an order number, a name, an email address or a scanned receipt: 1 to \(OrderSearch.maximumLength) characters.")
         case .webhookNotConfigured:
             APIError(.serviceUnavailable, "webhook_not_configured", "No webhook secret is configured (FULFILMENT_WEBHOOK_SECRET).")
         case .invalidSignature:

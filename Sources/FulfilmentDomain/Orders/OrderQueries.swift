@@ -110,6 +110,31 @@ package enum OrderQueries {
         return try await page(rows, limit: limit)
     }
 
+    /// The scope's store's orders `search` names, newest first (`Orders.search`). The store's
+    /// orders are read by `orders_store_created` and the customer's name and email matched on
+    /// each, which a store's few hundred thousand orders bear; the number and the receipt match
+    /// exactly.
+    package static func search(
+        _ search: OrderSearch, of store: StoreID, in scope: StoreScope, status: OrderStatus?, limit: Int, cursor: String?, on client: PostgresClient,
+        logger: Logger
+    ) async throws -> Page<OrderSummary> {
+        let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
+        let rows = try await client.read(
+            """
+            SELECT \(unescaped: summaryColumns)
+            FROM orders o JOIN users u ON u.id = o.customer_id
+            WHERE o.store_id = \(store.rawValue) AND o.store_id = \(scope)
+              AND (o.number = \(search.number) OR o.id = \(search.receiptOrder?.rawValue)
+                   OR strpos(lower(u.name), lower(\(search.words))) > 0 OR strpos(lower(u.email), lower(\(search.words))) > 0)
+              AND (\(status?.rawValue)::text IS NULL OR o.status = \(status?.rawValue))
+              AND (\(after == nil) OR ((extract(epoch FROM o.created_at) * 1000000)::int8, o.id)
+                                      < (\(after?.t ?? 0), \(after?.id ?? UUID())))
+            ORDER BY o.created_at DESC, o.id DESC
+            LIMIT \(limit + 1)
+            """, logger: logger)
+        return try await page(rows, limit: limit)
+    }
+
     /// Open orders of the scope's store whose customer has arrived, longest wait first
     /// (`orders_store_arrived`, migration 036).
     package static func arrivals(in scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> [OrderSummary] {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import QRReceipt
 
 /// Reading orders: one order as its customer or its store's staff see it, a customer's own
 /// list, a store's board. Changing one is `OrderTransitions`, `Checkout`, `Collections`,
@@ -48,6 +49,21 @@ package struct Orders: Sendable {
     ) async throws -> Page<OrderSummary> {
         try await OrderQueries.board(
             store: store, in: scope, status: status, limit: limit, cursor: cursor, on: database.client, logger: logger)
+    }
+
+    /// The caller's store's orders that `text` names (issue 46: a customer on the phone, at the
+    /// desk without their phone), newest first, any status unless `status` says: an order number
+    /// (`1005` or `#1005`), a part of the customer's name or email address, or a receipt's code
+    /// scanned into the box. The code is read for the order it names, not trusted: the search
+    /// only ever shows the caller's own store's orders, which staff may read anyway, so an old
+    /// or expired receipt still finds its order.
+    package func search(
+        _ text: String, of store: StoreID, in scope: StoreScope, status: OrderStatus? = nil, limit: Int, cursor: String? = nil,
+        logger: Logger
+    ) async throws -> Page<OrderSummary> {
+        let query = try OrderSearch(text)
+        return try await OrderQueries.search(
+            query, of: store, in: scope, status: status, limit: limit, cursor: cursor, on: database.client, logger: logger)
     }
 
     /// The caller's store's customers waiting at the kerb (issue 27): open orders whose customer

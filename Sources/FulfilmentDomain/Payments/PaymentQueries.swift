@@ -96,4 +96,33 @@ package enum PaymentQueries {
     package static func recordOutcome(_ outcome: String, ofEvent eventID: String, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.run("UPDATE payment_webhook_events SET outcome = \(outcome) WHERE event_id = \(eventID)", logger: logger)
     }
+
+    /// An order's payment and refunds, oldest first, with the names of who recorded them.
+    package static func movements(of order: OrderID, on client: PostgresClient, logger: Logger) async throws -> [MoneyMovement] {
+        let rows = try await client.read(
+            """
+            SELECT m.id, m.kind, m.method, m.amount, m.currency::text AS currency, u.name AS recorded_by, m.note, m.created_at
+            FROM (
+                SELECT p.id, 'payment' AS kind, p.method, p.amount, p.currency, p.recorded_by, NULL::text AS note, p.created_at
+                FROM payments p WHERE p.order_id = \(order.rawValue)
+                UNION ALL
+                SELECT r.id, 'refund', r.method, r.amount, r.currency, r.recorded_by, r.note, r.created_at
+                FROM refunds r WHERE r.order_id = \(order.rawValue)
+            ) m LEFT JOIN users u ON u.id = m.recorded_by
+            ORDER BY m.created_at, m.kind, m.id
+            LIMIT 100
+            """, logger: logger)
+        var movements: [MoneyMovement] = []
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            movements.append(
+                MoneyMovement(
+                    id: try r["id"].decode(UUID.self), kind: try r["kind"].stored(MoneyMovement.Kind.self),
+                    method: try r["method"].decode(String.self),
+                    amount: Money(amount: try r["amount"].decode(Int64.self), currency: try r["currency"].decode(String.self)),
+                    recordedBy: try r["recorded_by"].decode(String?.self), note: try r["note"].decode(String?.self),
+                    at: try r["created_at"].decode(Date.self)))
+        }
+        return movements
+    }
 }

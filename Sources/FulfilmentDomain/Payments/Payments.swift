@@ -32,6 +32,18 @@ package struct Payments: Sendable {
         }
     }
 
+    /// The payment and refunds of an order its reader may see (its customer, or staff of its
+    /// store; another's order is not found), oldest first.
+    package func movements(of order: OrderID, visibleTo identity: Identity, orders: Orders, logger: Logger) async throws -> [MoneyMovement] {
+        try await movements(of: try await orders.order(order, visibleTo: identity, logger: logger), logger: logger)
+    }
+
+    /// The payment and refunds of an order already read for its reader (the order page reads
+    /// the order once for everything it shows).
+    package func movements(of order: Order, logger: Logger) async throws -> [MoneyMovement] {
+        try await PaymentQueries.movements(of: order.id, on: database.client, logger: logger)
+    }
+
     /// Records the payment and settles the order, inside the caller's transaction (the desk's or
     /// the webhook's); what was paid beyond what the customer now gets (packed short, or
     /// cancelled) becomes `refund_due`.

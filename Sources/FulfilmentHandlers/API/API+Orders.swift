@@ -29,10 +29,17 @@ extension API {
 
     func listStoreOrders(_ input: Operations.ListStoreOrders.Input) async throws -> Operations.ListStoreOrders.Output {
         guard let store = StoreID(input.path.storeId) else { throw OrderError.storeNotFound }
-        let page = try await services.orders.board(
-            of: store, in: try StoreScope(staff: try Identity.required),
-            status: input.query.status.flatMap { OrderStatus(rawValue: $0.rawValue) },
-            limit: try pageSize(input.query.limit), cursor: input.query.cursor, logger: logger)
+        let scope = try StoreScope(staff: try Identity.required)
+        let status = input.query.status.flatMap { OrderStatus(rawValue: $0.rawValue) }
+        let limit = try pageSize(input.query.limit)
+        let page =
+            if let q = input.query.q {
+                try await services.orders.search(
+                    q, of: store, in: scope, status: status, limit: limit, cursor: input.query.cursor, logger: logger)
+            } else {
+                try await services.orders.board(
+                    of: store, in: scope, status: status, limit: limit, cursor: input.query.cursor, logger: logger)
+            }
         return .ok(
             .init(
                 body: .json(

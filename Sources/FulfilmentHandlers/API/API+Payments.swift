@@ -19,6 +19,13 @@ extension API {
                         method: .init(rawValue: payment.method)!, amount: .init(payment.amount), recordedAt: payment.recordedAt))))
     }
 
+    /// The order's payment and refunds, for its customer or staff of its store (`Payments`).
+    func listOrderPayments(_ input: Operations.ListOrderPayments.Input) async throws -> Operations.ListOrderPayments.Output {
+        guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        let movements = try await services.payments.movements(of: id, visibleTo: try Identity.required, orders: services.orders, logger: logger)
+        return .ok(.init(body: .json(.init(items: try movements.map(Components.Schemas.MoneyMovement.init), nextCursor: nil))))
+    }
+
     /// Reached only through `WebhookSignatureMiddleware`, which has checked the signature over
     /// these very bytes.
     func receivePaymentWebhook(_ input: Operations.ReceivePaymentWebhook.Input) async throws -> Operations.ReceivePaymentWebhook.Output {
@@ -47,5 +54,16 @@ extension API {
                     .init(
                         id: refund.id.description, orderId: refund.orderID.description, method: .init(rawValue: refund.method)!,
                         amount: .init(refund.amount), recordedBy: refund.recordedBy?.description, note: refund.note, recordedAt: refund.recordedAt))))
+    }
+}
+
+extension Components.Schemas.MoneyMovementList: CursorList {}
+
+extension Components.Schemas.MoneyMovement {
+    init(_ movement: MoneyMovement) throws {
+        self.init(
+            id: movement.id.uuidString.lowercased(), kind: movement.kind == .payment ? .payment : .refund,
+            method: try .stored(movement.method, column: "\(movement.kind.rawValue)s.method"), amount: .init(movement.amount),
+            recordedBy: movement.recordedBy, note: movement.note, at: movement.at)
     }
 }

@@ -3,15 +3,38 @@ import FulfilmentDomain
 import HTTPTypes
 import Hummingbird
 
-/// One order in the console, `/console/orders/{id}` (staff of its store): its lines, its history
-/// and the messages sent for it, each with whether the mail server took it (issue 44); and
-/// "Send the ready message again" (`notifyOrderReady`, the same service as the API's).
+/// One order in the console, `/console/orders/{id}` (staff of its store): its lines against
+/// checkout, its payment and refunds (`listOrderPayments`), its history and the messages sent for
+/// it, each with whether the mail server took it (issue 44); "Send the ready message again"
+/// (`notifyOrderReady`) and, for a manager, "I paid back" (`recordRefund`), through the same
+/// services as the API's.
 extension ConsoleController {
     func registerOrderPage(on router: RouteCollection<AppRequestContext>) {
         router.get("/console/orders/:orderId") { request, context in
             let orderID = context.parameters.get("orderId") ?? ""
             return try await page(request, context, operation: "getOrder") { visit in
                 try await orderPage(visit, orderID, notice: nil)
+            }
+        }
+        // A manager records money paid back at the desk: the amount is what the order owes back
+        // as the page showed it, and `Refunds` checks it again under the order's lock.
+        router.post("/console/orders/:orderId/refunds") { request, context in
+            let orderID = context.parameters.get("orderId") ?? ""
+            return try await page(request, context, operation: "recordRefund") { visit in
+                do {
+                    guard let id = OrderID(orderID) else { throw OrderError.orderNotFound }
+                    guard let text = visit.form.text("amount"), text.count <= 12, let amount = Int64(text), (1...10_000_000_000).contains(amount)
+                    else { throw APIError.invalidField("amount", "The refund is what the order owes back; reload the page.") }
+                    let order = try await services.orders.order(id, visibleTo: visit.identity, logger: visit.logger)
+                    let refund = try await services.refunds.record(
+                        order: id, amount: Money(amount: amount, currency: order.total.currency), note: visit.form["note"],
+                        by: visit.identity.userID, in: try StoreScope(staff: visit.identity), logger: visit.logger)
+                    return try await orderPage(
+                        visit, orderID, notice: Notice(ok: true, text: "Recorded: \(MoneyText.format(refund.amount)) paid back."))
+                } catch {
+                    let refused = try Self.clientRefusal(error)
+                    return try await orderPage(visit, orderID, notice: Notice(ok: false, text: refused.message), status: refused.status)
+                }
             }
         }
         router.post("/console/orders/:orderId/ready-message") { request, context in
@@ -32,9 +55,11 @@ extension ConsoleController {
     func orderPage(_ visit: PageVisit, _ orderID: String, notice: Notice?, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard visit.identity.role.worksInStore else { throw AccessError.forbidden }
         let order = try await services.orders.order(orderID, visibleTo: visit.identity, logger: visit.logger)
-        let messages = try await services.mail.messages(of: order, logger: visit.logger)
+        async let messages = services.mail.messages(of: order, logger: visit.logger)
+        async let movements = services.payments.movements(of: order, logger: visit.logger)
         return OrderView.page(
-            session: visit.session, csrf: ConsolePage.csrfInput(visit.session), notice: notice, order: order, messages: messages
+            session: visit.session, csrf: ConsolePage.csrfInput(visit.session), notice: notice, order: order, messages: try await messages,
+            movements: try await movements
         ).response(status: status)
     }
 }

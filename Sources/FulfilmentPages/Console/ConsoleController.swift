@@ -35,6 +35,7 @@ package struct ConsoleController: PageController {
         registerDeskSubstitutions(on: routes)
         registerBoard(on: routes)
         registerOrderPage(on: routes)
+        registerOrderSearch(on: routes)
         registerMail(on: routes)
         registerEvents(on: routes)
         registerPickLists(on: routes)

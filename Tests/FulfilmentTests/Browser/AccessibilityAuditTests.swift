@@ -118,7 +118,9 @@ struct AccessibilityAuditTests {
                 try await browser.type(demo.token + "\n", into: "#token")
                 try await browser.waitFor("#verdict[data-verdict=payment_required]")
                 try await walk.audit(nil, as: "/console/desk (a verdict)")
-                for path in ["/console/orders", "/console/orders/\(demo.orders[0])", "/console/pick-lists"] {
+                for path in [
+                    "/console/orders", "/console/orders/\(demo.orders[0])", "/console/pick-lists", "/console/order-search?q=customer",
+                ] {
                     try await walk.audit(path)
                 }
                 if let list = demo.pickList {

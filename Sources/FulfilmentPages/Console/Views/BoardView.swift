@@ -42,6 +42,7 @@ enum BoardView {
             body: """
                 <h1>Open orders</h1>
                 <p class="hint">Earliest pickup slot first; late orders are flagged. This page updates itself as orders change.</p>
+                \(OrderSearchView.box(""))
                 \(noticeHTML)
                 <div id="board-live">
                 \(DeskView.arrivalsSection(items, now: now, csrf: csrf))
