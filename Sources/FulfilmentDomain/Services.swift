@@ -32,6 +32,7 @@ package struct Services: Sendable {
     package let guestCarts: GuestCarts
     package let checkout: Checkout
     package let orders: Orders
+    package let reports: Reports
     package let orderTransitions: OrderTransitions
     package let receipts: Receipts
     package let collections: Collections
@@ -85,6 +86,7 @@ package struct Services: Sendable {
         guestCarts = GuestCarts(database: database)
         checkout = Checkout(database: database, signing: signing)
         orders = Orders(database: database)
+        reports = Reports(database: database, clock: clock)
         orderTransitions = OrderTransitions(database: database)
         receipts = Receipts(database: database, signing: signing)
         collections = Collections(database: database, verifying: { keys.current.verifier })

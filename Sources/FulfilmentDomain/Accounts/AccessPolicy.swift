@@ -157,6 +157,7 @@ package enum AccessPolicy {
         // The order's customer or staff of its store (Orders.order(_:visibleTo:)).
         "listOrderMessages": .signedIn,
         "listOrderPayments": .signedIn,
+        "getSalesReport": .managerOrAdmin,
         // The Mail page: a manager their store's messages, the admin every one (bound in the SQL).
         "listMessages": .managerOrAdmin,
         "getMessage": .managerOrAdmin,

@@ -36,6 +36,7 @@ package struct ConsoleController: PageController {
         registerBoard(on: routes)
         registerOrderPage(on: routes)
         registerOrderSearch(on: routes)
+        registerReports(on: routes)
         registerMail(on: routes)
         registerEvents(on: routes)
         registerPickLists(on: routes)

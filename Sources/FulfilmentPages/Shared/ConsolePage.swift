@@ -105,6 +105,7 @@ struct ConsolePage: Sendable {
         if role == .manager { links.append("<a href=\"/console/news\">News</a>") }
         if role == .manager || role == .admin { links.append("<a href=\"/console/moderation\">Moderation</a>") }
         if role == .manager || role == .admin { links.append("<a href=\"/console/mail\">Mail</a>") }
+        if role == .manager || role == .admin { links.append("<a href=\"/console/reports/sales\">Reports</a>") }
         links.append("<a href=\"/account\">My data</a>")
         return """
             <header class="top">

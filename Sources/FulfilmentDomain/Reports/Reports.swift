@@ -1,0 +1,21 @@
+import Foundation
+import Logging
+
+/// Reports a manager reads for their store, and the chain's admin for any (issue 46): counted
+/// in SQL from what the orders already record, over at most a year, bounded before counting.
+package struct Reports: Sendable {
+    package let database: Database
+    package let clock: @Sendable () -> Date
+
+    /// Orders and sales of `store` over the range `from`/`to` name (`ReportRange`), per day and
+    /// hour in the store's time zone. Another store's (for a manager) is not found.
+    package func sales(of store: StoreID, from: String?, to: String?, by identity: Identity, logger: Logger) async throws -> SalesReport {
+        let scope = try StoreScope(managerOrAdmin: identity)
+        guard let place = try await ReportQueries.store(store, in: scope, on: database.client, logger: logger) else {
+            throw ReportError.storeNotFound
+        }
+        let range = try ReportRange(from: from, to: to, today: ReportRange.Day(clock(), in: place.zone))
+        return try await ReportQueries.sales(
+            of: store, in: scope, range: range, zone: place.zone, currency: place.currency, on: database.client, logger: logger)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import FulfilmentDomain
+
+/// Reports (issue 46): a store's manager reads their store's, the chain's admin any store's.
+extension API {
+    func getSalesReport(_ input: Operations.GetSalesReport.Input) async throws -> Operations.GetSalesReport.Output {
+        guard let store = StoreID(input.path.storeId) else { throw ReportError.storeNotFound }
+        let report = try await services.reports.sales(
+            of: store, from: input.query.from, to: input.query.to, by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(.init(report))))
+    }
+}
+
+extension Components.Schemas.SalesReport {
+    init(_ report: SalesReport) {
+        let money = { (amount: Int64) in Components.Schemas.Money(amount: amount, currency: report.currency) }
+        self.init(
+            storeId: report.store.description, from: report.range.from.description, to: report.range.to.description,
+            timeZone: report.zone.identifier, orders: Int64(report.total.orders), sales: money(report.total.sales),
+            averageBasket: money(report.total.averageBasket), cancelled: Int64(report.total.cancelled),
+            days: report.days.map {
+                .init(date: $0.day.description, orders: Int64($0.bucket.orders), sales: money($0.bucket.sales), cancelled: Int64($0.bucket.cancelled))
+            },
+            hours: report.hours.enumerated().map { hour, bucket in
+                .init(hour: hour, orders: Int64(bucket.orders), sales: money(bucket.sales), cancelled: Int64(bucket.cancelled))
+            })
+    }
+}
