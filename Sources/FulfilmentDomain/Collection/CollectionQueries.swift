@@ -74,4 +74,32 @@ package enum CollectionQueries {
         }
         return nil
     }
+
+    /// The order of the scope's store whose current token has this short code (the letters
+    /// under the receipt's QR), with that token; nil when none has, or when two do (48 bits: a
+    /// store would need millions of live receipts for two to share one, and then the desk asks
+    /// for the number and name instead of guessing).
+    package static func shortCodeLookup(
+        _ code: String, in scope: StoreScope, on client: PostgresClient, logger: Logger
+    ) async throws -> (order: OrderID, number: Int64, customerName: String, token: String)? {
+        let rows = try await client.read(
+            """
+            SELECT o.id, o.number, u.name, t.text
+            FROM pickup_tokens t
+            JOIN orders o ON o.id = t.order_id AND o.store_id = t.store_id
+            JOIN users u ON u.id = o.customer_id
+            WHERE t.store_id = \(scope) AND t.short_code = \(code)
+            LIMIT 2
+            """, logger: logger)
+        var found: [(OrderID, Int64, String, String)] = []
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            found.append(
+                (
+                    OrderID(try r["id"].decode(UUID.self)), try r["number"].decode(Int64.self), try r["name"].decode(String.self),
+                    try r["text"].decode(String.self)
+                ))
+        }
+        return found.count == 1 ? found[0] : nil
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import QRReceipt
 
 /// What the desk shows for a scan: `Collections.preview`'s verdict, plus the order behind it
 /// whenever the token is genuine and of this store (so "pay first", "not ready" and "already
@@ -66,6 +67,16 @@ extension Collections {
             let found = try await CollectionQueries.deskLookup(
                 number: lookup.number, surname: lookup.surname.trimmingCharacters(in: .whitespacesAndNewlines), in: scope,
                 on: database.client, logger: logger)
+        else { throw OrderError.orderNotFound }
+        return DeskFound(order: found.order, number: found.number, customerName: found.customerName, token: found.token)
+    }
+
+    /// The order whose receipt carries this short code (`PickupShortCode`, already read from
+    /// what was typed) at the caller's store, with its current code; `orderNotFound` otherwise.
+    package func find(shortCode code: String, by staff: Identity, logger: Logger) async throws -> DeskFound {
+        let scope = try StoreScope(staff: staff)
+        guard PickupShortCode.typed(code) == code,
+            let found = try await CollectionQueries.shortCodeLookup(code, in: scope, on: database.client, logger: logger)
         else { throw OrderError.orderNotFound }
         return DeskFound(order: found.order, number: found.number, customerName: found.customerName, token: found.token)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import QRReceipt
 
 /// Every message's words, in one place (issue 44): a template per kind, in the store's currency
 /// and with times on the store's clock. The store's name, address and logo head and sign it;
@@ -30,12 +31,14 @@ package enum MessageTemplates {
         let greeting = content.name.isEmpty ? "Hello" : "Hello \(content.name)"
 
         func qr() {
-            guard let order, order.pickup != nil, order.status.isOpen else { return }
+            guard let order, let pickup = order.pickup, order.status.isOpen else { return }
             showsQR = true
             blocks.append(
                 .image(
                     cid: qrContentID, alt: "Pickup code for order \(number)",
                     textInstead: "Your pickup code is in this message's HTML version, and on your order's page."))
+            // The letters the desk types when the QR will not scan (issue 46), in both parts.
+            blocks.append(.facts([("Code", PickupShortCode.printed(PickupShortCode.of(pickup.text)))]))
         }
         func slotFacts() -> [(String, String)] {
             guard let order else { return [] }

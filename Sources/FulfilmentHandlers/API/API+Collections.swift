@@ -1,5 +1,6 @@
 import Foundation
 import FulfilmentDomain
+import QRReceipt
 
 extension API {
 
@@ -23,19 +24,27 @@ extension API {
 
     func findCollection(_ input: Operations.FindCollection.Input) async throws -> Operations.FindCollection.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
-        guard DeskLookup.numbers.contains(body.orderNumber) else {
+        if let text = body.code {
+            guard let code = PickupShortCode.typed(text) else {
+                throw APIError.invalidField("code", "A code is the twelve letters printed under the QR, as KDPT MRGB HLCN.")
+            }
+            return .ok(.init(body: .json(.init(try await services.collections.find(shortCode: code, by: try Identity.required, logger: logger)))))
+        }
+        guard let number = body.orderNumber, let typed = body.surname else {
+            throw APIError(
+                .unprocessableContent, "missing_field", "Send the code under the QR, or the order number and the customer's surname.",
+                details: ["field": .string(body.orderNumber == nil ? "orderNumber" : "surname")])
+        }
+        guard DeskLookup.numbers.contains(number) else {
             throw APIError.invalidField("orderNumber", "An order number is a whole number from 1 to \(DeskLookup.numbers.upperBound).")
         }
-        let surname = body.surname.trimmingCharacters(in: .whitespacesAndNewlines)
+        let surname = typed.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (2...100).contains(surname.unicodeScalars.count), !surname.unicodeScalars.contains("\0") else {
             throw APIError.invalidField("surname", "A surname is 2 to 100 characters.")
         }
         let found = try await services.collections.find(
-            DeskLookup(number: body.orderNumber, surname: surname), by: try Identity.required, logger: logger)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(orderId: found.order.description, orderNumber: found.number, customerName: found.customerName, pickupToken: found.token))))
+            DeskLookup(number: number, surname: surname), by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(.init(found))))
     }
 
     /// Counts a scan by its outcome: `collected` (or `ready` for a preview), else the refusal's code.
@@ -48,5 +57,11 @@ extension API {
             ServiceMetrics.collection(outcome: refusal.apiError.code, preview: preview)
             throw refusal
         }
+    }
+}
+
+extension Components.Schemas.CollectionFound {
+    init(_ found: DeskFound) {
+        self.init(orderId: found.order.description, orderNumber: found.number, customerName: found.customerName, pickupToken: found.token)
     }
 }

@@ -113,7 +113,8 @@ extension API {
                 body: .json(
                     .init(
                         orderId: id.description, orderNumber: reissue.order.number, customerName: reissue.order.customerName,
-                        pickupToken: reissue.token.text, tokenExpiresAt: reissue.token.claims.expiresAt,
+                        pickupToken: reissue.token.text, pickupCode: PickupShortCode.printed(PickupShortCode.of(reissue.token.text)),
+                        tokenExpiresAt: reissue.token.claims.expiresAt,
                         receiptPng: Base64EncodedData(png), reissuedAt: reissue.reissuedAt, reissuedBy: identity.userID.description,
                         reason: reason))))
     }
@@ -163,7 +164,9 @@ extension Components.Schemas.Order {
             placedAt: order.createdAt, packagedAt: order.packagedAt, deliveringAt: order.deliveringAt,
             completedAt: order.completedAt, cancelledAt: order.cancelledAt, paidAt: order.paidAt,
             collectedAt: order.collectedAt, collectedBy: order.collectedBy?.description,
-            pickupToken: isCustomer ? order.pickup?.text : nil, tokenExpiresAt: order.pickup?.expiresAt,
+            pickupToken: isCustomer ? order.pickup?.text : nil,
+            pickupCode: isCustomer ? order.pickup.map { PickupShortCode.printed(PickupShortCode.of($0.text)) } : nil,
+            tokenExpiresAt: order.pickup?.expiresAt,
             receiptUrl: isCustomer && order.pickup != nil ? receipt + ".png" : nil,
             receiptSvgUrl: isCustomer && order.pickup != nil ? receipt + ".svg" : nil)
         self.idCheck = order.idCheck.map(Components.Schemas.IDCheck.init)

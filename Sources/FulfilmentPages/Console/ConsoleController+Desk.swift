@@ -2,6 +2,7 @@ import Foundation
 import FulfilmentDomain
 import HTTPTypes
 import Hummingbird
+import QRReceipt
 
 /// The collection desk, `/console/desk`: one always-focused box for a keyboard-wedge scanner
 /// (or a pasted code, or the camera), the verdict big and plain, then take payment and hand
@@ -19,6 +20,24 @@ extension ConsoleController {
                 guard let token = visit.form.text("token") else { return try await deskPage(visit, verdict: nil, note: nil) }
                 // No scan: the number under the QR and a word of the customer's name (issue 46:
                 // "1005" + Enter was "invalid code"), found as `findCollection` finds it.
+                // The twelve letters under the QR: the receipt's own code, as good as a scan of it.
+                if let code = PickupShortCode.typed(token) {
+                    do {
+                        let found = try await services.collections.find(shortCode: code, by: visit.identity, logger: visit.logger)
+                        return try await deskPage(
+                            visit, verdict: verdict(token: found.token, visit),
+                            note: Notice(ok: true, text: "Found by the code under the QR, \(PickupShortCode.printed(code)): as a scan of it."))
+                    } catch OrderError.orderNotFound {
+                        return try await deskPage(
+                            visit, verdict: nil,
+                            note: Notice(
+                                ok: false,
+                                text:
+                                    "No receipt with the code \(PickupShortCode.printed(code)) at this store. Check the letters, or type the order number and surname."
+                            ),
+                            status: .notFound)
+                    }
+                }
                 if let lookup = DeskLookup(token) {
                     do {
                         let found = try await services.collections.find(lookup, by: visit.identity, logger: visit.logger)

@@ -16,7 +16,7 @@ enum DeskView {
                 <div class="desk">
                 <form method="post" action="/console/desk/scan" class="scan" id="scan-form" data-repeat-window-ms="2000">
                 \(csrf)
-                <label for="token">Scan the customer's code, or type the order number and their surname (1005 Brown), then Enter</label>
+                <label for="token">Scan the customer's code, or type the letters under it (KDPT MRGB HLCN), or the order number and their surname (1005 Brown), then Enter</label>
                 <input id="token" name="token" class="scan-input" autofocus autocomplete="off" autocapitalize="off" spellcheck="false">
                 <button type="submit">Check</button>
                 <button type="button" id="camera" class="secondary" hidden>Scan with camera</button>

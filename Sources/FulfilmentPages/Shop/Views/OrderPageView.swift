@@ -36,7 +36,8 @@ enum OrderPageView {
                 \(slot)
                 \(bringID)
                 <p class="hint">Show this code at the desk. It is valid until <span id="receipt-expiry">\(TimeText.local(pickup.expiresAt, in: zone))</span>.</p>
-                <p class="hint" id="receipt-fallback">If the code will not scan, tell the desk your order number, <strong>\(order.number)</strong>, and your surname.</p>
+                <p class="short-code">Code <strong id="receipt-short-code">\(PickupShortCode.printed(PickupShortCode.of(pickup.text)))</strong></p>
+                <p class="hint" id="receipt-fallback">If the QR will not scan, read the desk these twelve letters, or tell them your order number, <strong>\(order.number)</strong>, and your surname.</p>
                 <p class="token-text">The code as text, if the scanner cannot read it: <code id="receipt-token">\(pickup.text)</code></p>
                 </section>
                 """
