@@ -52,6 +52,9 @@ func seedDemo(connection: ConnectionInfo, signer: PickupTokenSigner, logger: Log
         }
         _ = try await accounts.createAdmin(
             email: DemoAccounts.admin.email, name: "Demo Admin", password: DemoAccounts.admin.password, logger: logger)
+        // A month of past orders first, so the numbers run in the order things happened.
+        let history = try await DemoHistory.insert(
+            into: database, store: StoreID(summary.storeID), staffEmail: DemoAccounts.staff.email, logger: logger)
         let orders = try await DemoOrders.place(
             into: database, signer: signer, customerEmail: DemoAccounts.customer.email, store: StoreID(summary.storeID),
             logger: logger)
@@ -72,6 +75,9 @@ func seedDemo(connection: ConnectionInfo, signer: PickupTokenSigner, logger: Log
             "Kerbside: order #\(orders.first ?? 0) waits for its customer's answer to a substitute (\(DemoKerbside.substitute.given) for "
                 + "\(DemoKerbside.substitute.original)); order #\(orders.last ?? 0)'s customer is at bay \(DemoKerbside.bay) (/console/orders).")
         announce("Community: news and the recipes \(DemoContent.recipeTitles.joined(separator: " and ")) (GET /v1/recipes; /console/news).")
+        announce(
+            "History: \(history) orders of the last \(DemoHistory.days) days from \(DemoHistory.shoppers.count) regular shoppers (/console/reports/sales; find \"brown\" on /console/orders)."
+        )
         announce("Demo coupon: \(DemoCoupons.code) at the demo store, \(DemoCoupons.description) (PUT /v1/cart/coupon).")
     }
 }

@@ -138,4 +138,98 @@ extension DemoSeedQueries {
             """, logger: logger)
         return ProductID(try rows.collect()[0].decode(UUID.self))
     }
+
+    /// The demo's regular shoppers (`DemoHistory`): customers who cannot sign in (`!` is no
+    /// bcrypt hash), `shopper-<n>@demo.example`.
+    package static func insertShoppers(_ names: [String], on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run(
+            """
+            INSERT INTO users (email, name, password_hash, role)
+            SELECT 'shopper-' || n || '@demo.example', name, '!', 'customer'
+            FROM unnest(\(names)::text[]) WITH ORDINALITY AS s (name, n)
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    /// `days` days of past orders at `store` ending yesterday, on its clock (`DemoHistory`): each
+    /// day 6 to 22 orders (more at the weekend), placed between 08:00 and 20:00 with lunch and
+    /// after-work peaks, 1 to 5 of the store's products each; 1 in 14 cancelled, the rest packed,
+    /// paid at the desk (a payment each) and collected by the demo's staff member an hour or
+    /// three later. Numbers follow the time they were placed. One statement; returns the count.
+    package static func insertHistory(
+        store: StoreID, days: Int, staffEmail: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Int {
+        let rows = try await connection.run(
+            """
+            WITH zone AS MATERIALIZED (
+                SELECT z, (now() AT TIME ZONE z)::date AS today
+                FROM (SELECT coalesce((SELECT time_zone FROM store_calendars WHERE store_id = \(store.rawValue)), 'UTC') AS z) c
+            ), staff AS MATERIALIZED (
+                SELECT id FROM users WHERE lower(email) = lower(\(staffEmail))
+            ), shoppers AS MATERIALIZED (
+                SELECT id, row_number() OVER (ORDER BY email) AS n FROM users WHERE email LIKE 'shopper-%@demo.example'
+            ), catalogue AS MATERIALIZED (
+                SELECT p.id, p.name, coalesce(sp.price_amount, p.price_amount) AS price, row_number() OVER (ORDER BY p.sku) AS n
+                FROM stock s JOIN products p ON p.id = s.product_id
+                LEFT JOIN store_prices sp ON sp.store_id = s.store_id AND sp.product_id = p.id
+                WHERE s.store_id = \(store.rawValue) AND NOT p.discontinued AND p.minimum_age IS NULL
+            ), placed AS MATERIALIZED (
+                SELECT gen_random_uuid() AS id, at, status,
+                       (SELECT id FROM shoppers WHERE n = 1 + (abs(hashtext(at::text)) % (SELECT count(*) FROM shoppers))) AS customer
+                FROM (
+                    SELECT (((SELECT today FROM zone) - d)::timestamp
+                            + CASE WHEN random() < 0.35 THEN interval '11 hours' + random() * interval '3 hours'
+                                   WHEN random() < 0.5 THEN interval '16 hours' + random() * interval '4 hours'
+                                   ELSE interval '8 hours' + random() * interval '12 hours' END)
+                           AT TIME ZONE (SELECT z FROM zone) AS at,
+                           CASE WHEN random() < 1.0 / 14 THEN 'cancelled' ELSE 'completed' END AS status
+                    FROM generate_series(1, \(Int32(days))::int) d
+                    CROSS JOIN LATERAL generate_series(1, 6 + (abs(hashtext(d::text)) % 11)
+                        + CASE WHEN extract(isodow FROM (SELECT today FROM zone) - d) >= 6 THEN 6 ELSE 0 END) k
+                ) o
+                WHERE at < now()
+            ), lines AS MATERIALIZED (
+                SELECT pl.id AS order_id, c.id AS product_id, c.name, c.price AS unit_price, 1 + (random() * 2)::int AS quantity
+                FROM placed pl
+                CROSS JOIN LATERAL (
+                    SELECT DISTINCT ON (c.n) c.* FROM catalogue c
+                    WHERE c.n IN (SELECT 1 + (abs(hashtext(pl.id::text || k)) % (SELECT count(*) FROM catalogue))
+                                  FROM generate_series(1, 1 + abs(hashtext(pl.id::text)) % 5) k)
+                ) c
+            ), totals AS MATERIALIZED (
+                SELECT order_id, sum(unit_price * quantity)::int8 AS total FROM lines GROUP BY order_id
+            ), written AS (
+                INSERT INTO orders (id, store_id, customer_id, status, payment_method, payment_status, total_amount, currency,
+                                    idempotency_key, request_hash, created_at, packaged_at, completed_at, collected_at, collected_by,
+                                    paid_at, cancelled_at)
+                SELECT pl.id, \(store.rawValue), pl.customer, pl.status, 'pay_at_collection',
+                       CASE WHEN pl.status = 'completed' THEN 'paid' ELSE 'unpaid' END, t.total,
+                       (SELECT currency FROM stores WHERE id = \(store.rawValue)), 'demo-history-' || pl.id,
+                       sha256(convert_to(pl.id::text, 'UTF8')), pl.at,
+                       CASE WHEN pl.status = 'completed' THEN pl.at + interval '50 minutes' END,
+                       CASE WHEN pl.status = 'completed' THEN pl.at + interval '2 hours' END,
+                       CASE WHEN pl.status = 'completed' THEN pl.at + interval '2 hours' END,
+                       CASE WHEN pl.status = 'completed' THEN (SELECT id FROM staff) END,
+                       CASE WHEN pl.status = 'completed' THEN pl.at + interval '2 hours' END,
+                       CASE WHEN pl.status = 'cancelled' THEN pl.at + interval '1 hour' END
+                FROM placed pl JOIN totals t ON t.order_id = pl.id
+                WHERE pl.customer IS NOT NULL AND (pl.status = 'cancelled' OR (SELECT id FROM staff) IS NOT NULL)
+                ORDER BY pl.at
+                RETURNING id, status, total_amount, currency, collected_by, paid_at
+            ), written_lines AS (
+                INSERT INTO order_lines (store_id, order_id, product_id, name, unit_price, quantity, picked_quantity)
+                SELECT \(store.rawValue), l.order_id, l.product_id, l.name, l.unit_price, l.quantity,
+                       CASE WHEN w.status = 'completed' THEN l.quantity END
+                FROM lines l JOIN written w ON w.id = l.order_id
+            ), paid AS (
+                INSERT INTO payments (store_id, order_id, method, amount, currency, recorded_by, created_at)
+                SELECT \(store.rawValue), w.id, CASE WHEN abs(hashtext(w.id::text)) % 3 = 0 THEN 'card' ELSE 'cash' END,
+                       w.total_amount, w.currency, w.collected_by, w.paid_at
+                FROM written w WHERE w.status = 'completed'
+            )
+            SELECT count(*) FROM written
+            """, logger: logger)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
+    }
 }

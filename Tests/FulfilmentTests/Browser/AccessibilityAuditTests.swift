@@ -182,6 +182,7 @@ struct DemoFixture {
             email: "customer-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "customer password", name: "Demo Customer")
         let signer = app.keyring.signer
         try await app.withDatabase { database in
+            try await DemoHistory.insert(into: database, store: store, staffEmail: staff.email, logger: logger)
             _ = try await Accounts(database: database, hasher: PasswordHasher(cost: 4)).createCustomer(
                 email: customer.email, name: customer.name, password: customer.password, logger: logger)
             let numbers = try await DemoOrders.place(
