@@ -81,6 +81,7 @@ package enum AccessPolicy {
         "eraseUser": .admin,
         "eraseStaff": .manager,
         "createStoreAccount": .manager,
+        "listStoreStaff": .manager,
         "disableStaff": .manager,
         "enableStaff": .manager,
         "changePassword": .signedIn,

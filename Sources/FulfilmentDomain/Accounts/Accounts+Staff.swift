@@ -1,6 +1,14 @@
 import Logging
 
 extension Accounts {
+    /// The people of a manager's own store (issue 46: the console's People page): another
+    /// store's are not found (an empty list would say the store exists and is empty).
+    package func staff(of store: StoreID, by manager: Identity, logger: Logger) async throws -> [User] {
+        let scope = try StoreScope(staff: manager)
+        guard scope.contains(store) else { throw AccountError.storeNotFound }
+        return try await UserQueries.staff(of: store, scope: scope, on: database.client, logger: logger)
+    }
+
     /// Disables a staff member or manager of `store` and ends all their sessions in the same
     /// transaction: the next request with any of their tokens is 401, and signing in answers
     /// 403 `account_disabled`. Disabling twice is harmless (the first time is kept).

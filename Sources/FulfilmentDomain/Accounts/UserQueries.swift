@@ -93,6 +93,21 @@ package enum UserQueries {
         return nil
     }
 
+    /// The store's staff and managers, managers first, then by name (at most 500: a store's
+    /// people fit one page).
+    package static func staff(of store: StoreID, scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> [User] {
+        let rows = try await client.read(
+            """
+            SELECT id, email, name, role, store_id, created_at, disabled_at FROM users
+            WHERE store_id = \(store.rawValue) AND store_id = \(scope) AND role IN ('staff', 'manager')
+            ORDER BY role = 'staff', lower(name), id
+            LIMIT 500
+            """, logger: logger)
+        var users: [User] = []
+        for try await row in rows { users.append(try user(row)) }
+        return users
+    }
+
     package static func storeExists(_ id: StoreID, on client: PostgresClient, logger: Logger) async throws -> Bool {
         let rows = try await client.run("SELECT 1 FROM stores WHERE id = \(id.rawValue)", logger: logger)
         for try await _ in rows { return true }

@@ -38,6 +38,12 @@ extension API {
         return .created(.init(body: .json(.init(user))))
     }
 
+    func listStoreStaff(_ input: Operations.ListStoreStaff.Input) async throws -> Operations.ListStoreStaff.Output {
+        guard let store = StoreID(input.path.storeId) else { throw AccountError.storeNotFound }
+        let people = try await services.accounts.staff(of: store, by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(.init(items: people.map(Components.Schemas.User.init), nextCursor: nil))))
+    }
+
     func disableStaff(_ input: Operations.DisableStaff.Input) async throws -> Operations.DisableStaff.Output {
         guard let store = StoreID(input.path.storeId) else { throw AccountError.storeNotFound }
         guard let user = UserID(input.path.userId) else { throw AccountError.staffNotFound }
@@ -75,3 +81,5 @@ extension Components.Schemas.SignedIn {
         self.init(user: .init(signedIn.user), token: signedIn.token.text)
     }
 }
+
+extension Components.Schemas.UserList: CursorList {}

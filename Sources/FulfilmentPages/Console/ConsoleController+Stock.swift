@@ -5,9 +5,9 @@ import Hummingbird
 
 /// Stock, `/console/stock`, for managers: the reorder report, product search with where each
 /// product is, moving it (aisle/bay/shelf), setting on hand and minimum supply, the minimum age
-/// of age-restricted goods, and adding staff to the store. Each form is its API operation
-/// (`listStock`, `setStock`, `setStockLocation`, `setStoreMinimumAge`, `createStoreAccount`)
-/// through the same code as the API handlers.
+/// of age-restricted goods. Each form is its API operation (`listStock`, `setStock`,
+/// `setStockLocation`, `setStoreMinimumAge`) through the same code as the API handlers. Adding
+/// staff is on the People page (`ConsoleController+People`).
 extension ConsoleController {
     var stock: Stock { services.stock }
     var catalogue: Catalogue { services.catalogue }
@@ -54,16 +54,6 @@ extension ConsoleController {
                     try visit.form.int("minimumAge", label: "A minimum age", in: ProductMinimumAge.range), product: id, in: scope,
                     logger: visit.logger)
                 return ages.holding.map { "Now for customers aged \($0) or over." } ?? "No minimum age."
-            }
-        }
-        router.post("/console/stock/staff") { request, context in
-            try await stockAction(request, context, operation: "createStoreAccount") { visit, scope in
-                guard let store = scope.store else { throw AccessError.forbidden }
-                let form = visit.form
-                let user = try await accounts.createStoreAccount(
-                    email: form["email"] ?? "", name: form["name"] ?? "", password: form["password"] ?? "",
-                    role: form.text("role") == "manager" ? .manager : .staff, store: store, logger: visit.logger)
-                return "\(user.name) can now sign in as \(user.role.rawValue)."
             }
         }
     }

@@ -37,6 +37,7 @@ package struct ConsoleController: PageController {
         registerOrderPage(on: routes)
         registerOrderSearch(on: routes)
         registerReports(on: routes)
+        registerPeople(on: routes)
         registerMail(on: routes)
         registerEvents(on: routes)
         registerPickLists(on: routes)

@@ -46,10 +46,15 @@ struct StockBrowserTests {
                 try await browser.type("18\n", into: "\(row) input[name=minimumAge]")
                 try await browser.waitFor("the minimum age") { try await browser.text("#stock-note") == "Now for customers aged 18 or over." }
 
-                try await browser.type("Sam Shelf", into: "#add-staff input[name=name]")
-                try await browser.type("sam.shelf@example.com", into: "#add-staff input[name=email]")
-                try await browser.type("a long enough password\n", into: "#add-staff input[name=password]")
-                try await browser.waitFor("the new staff member") { try await browser.text("#stock-note") == "Sam Shelf can now sign in as staff." }
+                // Staff are added on the People page now (issue 46: PeopleBrowserTests).
+                try await browser.click("a[href='/console/people']")
+                try await browser.waitFor("#add-person")
+                try await browser.type("Sam Shelf", into: "#person-name")
+                try await browser.type("sam.shelf@example.com", into: "#person-email")
+                try await browser.type("a long enough password\n", into: "#person-password")
+                try await browser.waitFor("the new staff member") {
+                    try await browser.text("#people-note").hasPrefix("Sam Shelf can now sign in as staff")
+                }
 
                 try await browser.click("#sign-out")
                 try await browser.waitFor("#sign-in")

@@ -3,8 +3,8 @@ import FulfilmentDomain
 
 /// Stock, for managers, shown by `GET /console/stock` (the reorder report, or the products
 /// matching `?q=`) and after each of its forms (`POST /console/stock/{productId}/level`,
-/// `/location`, `/minimum-age`, `POST /console/stock/staff`): each product with where it is, its
-/// stock and its minimum age, each with its form; and the form that adds staff to the store.
+/// `/location`, `/minimum-age`): each product with where it is, its stock and its minimum age,
+/// each with its form. Adding staff is on the People page.
 enum StockView {
     /// `text` is the search as typed (empty: the reorder report); each product comes with its minimum ages.
     static func page(
@@ -34,15 +34,6 @@ enum StockView {
                 \(Self.checksSection(checks))
                 <h2>\(heading)</h2>
                 \(table)
-                <h2>Add staff to this store</h2>
-                <form method="post" action="/console/stock/staff" class="actions" id="add-staff">
-                \(csrf)
-                <input name="name" placeholder="Name" aria-label="Name" required>
-                <input name="email" type="email" placeholder="Email" aria-label="Email" required>
-                <input name="password" type="password" placeholder="Password (12+ characters)" aria-label="Password" required>
-                <select name="role" aria-label="Role"><option value="staff">staff</option><option value="manager">manager</option></select>
-                <button type="submit">Add</button>
-                </form>
                 """
         )
     }
