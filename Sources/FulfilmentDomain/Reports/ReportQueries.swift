@@ -60,7 +60,7 @@ package enum ReportQueries {
             GROUP BY GROUPING SETS ((day), (hour), ())
             """, logger: logger)
         var total = SalesReport.Bucket()
-        var byDay: [ReportRange.Day: SalesReport.Bucket] = [:]
+        var byDay: [LocalDate: SalesReport.Bucket] = [:]
         var hours = Array(repeating: SalesReport.Bucket(), count: 24)
         for try await row in rows {
             let r = row.makeRandomAccess()
@@ -69,7 +69,7 @@ package enum ReportQueries {
                 cancelled: Int(try r["cancelled"].decode(Int64.self)))
             switch try r["level"].decode(Int32.self) {
             case 0b01:
-                if let text = try r["day"].decode(String?.self), let day = ReportRange.Day(text) { byDay[day] = bucket }
+                if let text = try r["day"].decode(String?.self), let day = LocalDate(text) { byDay[day] = bucket }
             case 0b10:
                 if let hour = try r["hour"].decode(Int32?.self), (0..<24).contains(hour) { hours[Int(hour)] = bucket }
             default:

@@ -14,7 +14,7 @@ package struct Reports: Sendable {
         guard let place = try await ReportQueries.store(store, in: scope, on: database.client, logger: logger) else {
             throw ReportError.storeNotFound
         }
-        let range = try ReportRange(from: from, to: to, today: ReportRange.Day(clock(), in: place.zone))
+        let range = try ReportRange(from: from, to: to, today: LocalDate(clock(), in: place.zone))
         return try await ReportQueries.sales(
             of: store, in: scope, range: range, zone: place.zone, currency: place.currency, on: database.client, logger: logger)
     }

@@ -26,7 +26,7 @@ package struct SalesReport: Sendable, Equatable {
     package var currency: String
     package var total: Bucket
     /// One per day of the range, in order, days without orders included.
-    package var days: [(day: ReportRange.Day, bucket: Bucket)]
+    package var days: [(day: LocalDate, bucket: Bucket)]
     /// Twenty-four, from midnight.
     package var hours: [Bucket]
 

@@ -38,6 +38,7 @@ package struct ConsoleController: PageController {
         registerOrderSearch(on: routes)
         registerReports(on: routes)
         registerPeople(on: routes)
+        registerSettings(on: routes)
         registerMail(on: routes)
         registerEvents(on: routes)
         registerPickLists(on: routes)

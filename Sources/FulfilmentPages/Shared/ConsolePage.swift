@@ -104,6 +104,7 @@ struct ConsolePage: Sendable {
         if role == .manager { links.append("<a href=\"/console/coupons\">Coupons</a>") }
         if role == .manager { links.append("<a href=\"/console/news\">News</a>") }
         if role == .manager { links.append("<a href=\"/console/people\">People</a>") }
+        if role == .manager { links.append("<a href=\"/console/settings\">Settings</a>") }
         if role == .manager || role == .admin { links.append("<a href=\"/console/moderation\">Moderation</a>") }
         if role == .manager || role == .admin { links.append("<a href=\"/console/mail\">Mail</a>") }
         if role == .manager || role == .admin { links.append("<a href=\"/console/reports/sales\">Reports</a>") }

@@ -133,7 +133,7 @@ struct AccessibilityAuditTests {
                 try await walk.switchTo(demo.manager)
                 for path in [
                     "/console/stock", "/console/stock?q=rice", "/console/sales", "/console/coupons", "/console/news", "/console/moderation",
-                    "/console/mail", "/console/reports/sales", "/console/people",
+                    "/console/mail", "/console/reports/sales", "/console/people", "/console/settings",
                 ] {
                     try await walk.audit(path)
                 }

@@ -37,7 +37,7 @@ struct DemoHistoryTests {
                 """, [store], on: app.database)
             #expect(outOfOrder == [["0"]], "numbers follow the time orders were placed")
 
-            let yesterday = ReportRange.Day(Date().addingTimeInterval(-86_400), in: TimeZone(identifier: "America/Jamaica")!)
+            let yesterday = LocalDate(Date().addingTimeInterval(-86_400), in: TimeZone(identifier: "America/Jamaica")!)
             let first = yesterday.adding(days: -(DemoHistory.days - 1))
             let report = try await app.request(
                 .get, "/v1/stores/\(store)/reports/sales?from=\(first)&to=\(yesterday)", token: manager.token)

@@ -82,23 +82,19 @@ struct SalesReportTests {
         }
     }
 
-    @Test("a day is a date of the calendar, counted without a zone")
-    func days() {
-        #expect(ReportRange.Day("2024-02-29") != nil)
-        #expect(ReportRange.Day("2025-02-29") == nil)
-        #expect(ReportRange.Day("2026-13-01") == nil)
-        #expect(ReportRange.Day("２０２６-01-01") == nil)
-        #expect(ReportRange.Day("2026-1-1") == nil)
-        for text in ["2000-01-01", "2024-02-29", "2026-12-31", "2100-12-31"] {
-            let day = ReportRange.Day(text)!
-            #expect(ReportRange.Day(ordinal: day.ordinal) == day)
-            #expect(day.description == text)
-        }
-        #expect(ReportRange.Day("1970-01-01").map { _ in true } == nil, "before 2000")
-        #expect(ReportRange.Day(ordinal: 0).description == "1970-01-01")
-        let today = ReportRange.Day("2026-03-01")!
+    @Test("a range: dates of the calendar from 2000 to 2100, four weeks to today by default, a year at most")
+    func ranges() {
+        #expect(ReportRange.day("2024-02-29") != nil)
+        #expect(ReportRange.day("2025-02-29") == nil)
+        #expect(ReportRange.day("2026-13-01") == nil)
+        #expect(ReportRange.day("２０２６-01-01") == nil)
+        #expect(ReportRange.day("2026-1-1") == nil)
+        #expect(ReportRange.day("1999-12-31") == nil && ReportRange.day("2101-01-01") == nil)
+        let today = LocalDate("2026-03-01")!
         let range = try? ReportRange(from: nil, to: nil, today: today)
-        #expect(range?.from.description == "2026-02-02" && range?.to == today)
+        #expect(range?.from.description == "2026-02-02" && range?.to == today && range?.days.count == 28)
         #expect((try? ReportRange(from: "2026-02-20", to: nil, today: today))?.to == today)
+        #expect((try? ReportRange(from: "2025-03-01", to: "2026-02-28", today: today))?.days.count == 365)
+        #expect(throws: ReportError.rangeTooLong) { try ReportRange(from: "2024-01-01", to: "2025-01-01", today: today) }
     }
 }

@@ -116,10 +116,11 @@ enum SalesReportView {
     static func hourLabel(_ hour: Int) -> String { String(format: "%02d:00–%02d:00", hour, (hour + 1) % 24) }
 
     /// `Mon 3 Nov 2026`: a store's day as its people say it.
-    static func dayLabel(_ day: ReportRange.Day) -> String {
+    static func dayLabel(_ day: LocalDate) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let date = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12)) else {
+        let (year, month, date) = day.components
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: date, hour: 12)) else {
             return day.description
         }
         let formatter = DateFormatter()
