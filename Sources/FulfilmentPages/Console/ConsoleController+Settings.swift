@@ -6,8 +6,9 @@ import Hummingbird
 /// Store settings (issue 46), `/console/settings`: the store's pickup calendar as a manager keeps
 /// it: time zone, opening hours (two ranges a day, for a lunch closing), closures with their
 /// reason, slot length and capacity, lead time, booking horizon and how long an uncollected order
-/// waits (`getStoreCalendar`, `setStoreCalendar`, through `PickupSlots` as the API). A refused
-/// form comes back with what was typed and the sentence that says which field is wrong.
+/// waits (`getStoreCalendar`, `setStoreCalendar`, through `PickupSlots` as the API); and the
+/// substitution policy (`setSubstitutionPolicy`). A refused calendar comes back with what was
+/// typed and the sentence that says which field is wrong.
 extension ConsoleController {
     func registerSettings(on router: RouteCollection<AppRequestContext>) {
         router.get("/console/settings") { request, context in
@@ -15,6 +16,7 @@ extension ConsoleController {
                 try await settingsPage(visit, notice: nil, typed: nil)
             }
         }
+        registerSubstitutionPolicy(on: router)
         router.post("/console/settings/calendar") { request, context in
             try await page(request, context, operation: "setStoreCalendar", store: { $0.storeID }) { visit in
                 guard let store = visit.identity.storeID else { throw AccessError.forbidden }
@@ -39,6 +41,27 @@ extension ConsoleController {
         }
     }
 
+    /// The store's substitution policy (`setSubstitutionPolicy`): what a line that says nothing
+    /// accepts, and how a substitute is priced.
+    func registerSubstitutionPolicy(on router: RouteCollection<AppRequestContext>) {
+        router.post("/console/settings/substitutions") { request, context in
+            try await storeForm(
+                request, context, operation: "setSubstitutionPolicy",
+                render: { try await settingsPage($0, notice: $1, typed: nil, status: $2) }
+            ) { visit, scope in
+                guard let preference = visit.form.text("defaultPreference").flatMap(SubstitutionPreference.Kind.init(rawValue:)),
+                    preference != .specific
+                else { throw APIError.invalidField("defaultPreference", "Choose what a line that says nothing accepts.") }
+                guard let rule = visit.form.text("priceRule").flatMap(SubstitutionPriceRule.init(rawValue:)) else {
+                    throw APIError.invalidField("priceRule", "Choose how a substitute is priced.")
+                }
+                let policy = try await services.substitutions.setPolicy(
+                    SubstitutionPolicy(defaultPreference: preference, priceRule: rule), in: scope, logger: visit.logger)
+                return "Saved: \(SettingsView.words(policy.defaultPreference)); \(SettingsView.words(policy.priceRule))."
+            }
+        }
+    }
+
     /// The page with the stored calendar, or with `typed` (a refused form) as it was sent.
     func settingsPage(_ visit: PageVisit, notice: Notice?, typed: ConsoleForm?, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let store = visit.identity.storeID else { throw AccessError.forbidden }
@@ -48,9 +71,10 @@ extension ConsoleController {
         } catch SlotError.calendarNotFound {
             calendar = nil
         }
+        let policy = try await services.substitutions.policy(in: try StoreScope(staff: visit.identity), logger: visit.logger)
         return SettingsView.page(
             session: visit.session, csrf: ConsolePage.csrfInput(visit.session), notice: notice, calendar: calendar,
-            fields: typed ?? SettingsView.fields(calendar), canEdit: visit.identity.role == .manager
+            fields: typed ?? SettingsView.fields(calendar), policy: policy, canEdit: visit.identity.role == .manager
         ).response(status: status)
     }
 }

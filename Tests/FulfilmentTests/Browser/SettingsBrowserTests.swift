@@ -55,7 +55,17 @@ struct SettingsBrowserTests {
                 try await browser.waitFor("the refusal") { try await browser.attribute("#settings-note", "class")?.contains("refused") == true }
                 #expect(try await browser.attribute("#w2b-opens", "value") == "16:00", "what was typed comes back")
                 #expect(try await browser.attribute("#capacity", "value") == "12")
+
+                // The substitution policy: the picker chooses, never dearer.
+                try await browser.click("#default-best_match")
+                try await browser.click("#rule-cap")
+                try await browser.click("#save-substitutions")
+                try await browser.waitFor("the policy") { try await browser.text("#settings-note").hasPrefix("Saved: the picker chooses") }
+                #expect(try await browser.script("return document.getElementById('default-best_match').checked") as? Bool == true)
             }
+            let policy = try await app.request(
+                .get, "/v1/stores/\(store)/substitution-policy", token: try await app.signIn(role: .staff, store: store).token)
+            #expect(policy.json == ["defaultPreference": "best_match", "priceRule": "cap"], "\(policy.text)")
             let calendar = try await app.request(.get, "/v1/stores/\(store)/calendar", token: try await app.signIn(role: .staff, store: store).token)
             #expect(calendar.json["timeZone"].string == "America/Jamaica")
             #expect(calendar.json["capacity"] == 12)

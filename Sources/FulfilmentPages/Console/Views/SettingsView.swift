@@ -64,7 +64,8 @@ enum SettingsView {
     }
 
     static func page(
-        session: ConsoleSession, csrf: HTML, notice: Notice?, calendar: StoreCalendar?, fields: ConsoleForm, canEdit: Bool
+        session: ConsoleSession, csrf: HTML, notice: Notice?, calendar: StoreCalendar?, fields: ConsoleForm, policy: SubstitutionPolicy,
+        canEdit: Bool
     ) -> ConsolePage {
         let value = { (name: String) in fields[name] ?? "" }
         let days = (1...7).map { weekday -> HTML in
@@ -118,9 +119,52 @@ enum SettingsView {
                 <span class="hint" id="closures-hint">A date and why: 2026-12-25 Christmas Day.</span></p>
                 \(button)
                 </form>
+                \(policyForm(policy, csrf: csrf, canEdit: canEdit))
                 """)
+    }
+
+    /// What a line that says nothing accepts when the shelf is short, and how a substitute is priced.
+    static func policyForm(_ policy: SubstitutionPolicy, csrf: HTML, canEdit: Bool) -> HTML {
+        let preferences = [SubstitutionPreference.Kind.none, .bestMatch].map { kind -> HTML in
+            """
+            <label class="choice"><input type="radio" name="defaultPreference" value="\(kind.rawValue)" id="default-\(kind.rawValue)"\(kind == policy.defaultPreference ? " checked" as HTML : .empty)> \(words(kind).capitalizedFirst)</label>
+            """
+        }
+        let rules = SubstitutionPriceRule.allCases.map { rule -> HTML in
+            """
+            <label class="choice"><input type="radio" name="priceRule" value="\(rule.rawValue)" id="rule-\(rule.rawValue)"\(rule == policy.priceRule ? " checked" as HTML : .empty)> \(words(rule).capitalizedFirst)</label>
+            """
+        }
+        return """
+            <form method="post" action="/console/settings/substitutions" class="fields" id="substitution-form">\(csrf)
+            <h2>Substitutions</h2>
+            <fieldset><legend>When the shelf is short and the customer said nothing</legend>\(HTML.join(preferences))</fieldset>
+            <fieldset><legend>A substitute costs</legend>\(HTML.join(rules))</fieldset>
+            \(canEdit ? "<p><button type=\"submit\" id=\"save-substitutions\">Save the substitution policy</button></p>" as HTML : .empty)
+            </form>
+            """
+    }
+
+    static func words(_ kind: SubstitutionPreference.Kind) -> String {
+        switch kind {
+        case .none: "no substitute: refund what is short"
+        case .bestMatch: "the picker chooses the closest match"
+        case .specific: "only the products the customer named"
+        }
+    }
+
+    static func words(_ rule: SubstitutionPriceRule) -> String {
+        switch rule {
+        case .cap: "a substitute costs no more than what it replaces"
+        case .substitutePrice: "a substitute costs its own price (a paid order is still capped)"
+        }
     }
 
     /// Minutes after midnight as `HH:MM`.
     static func time(_ minutes: Int) -> String { String(format: "%02d:%02d", minutes / 60 % 24, minutes % 60) }
+}
+
+extension String {
+    /// The sentence's first letter in capitals: "The picker chooses...".
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
