@@ -13,6 +13,7 @@ enum DeskView {
         return ConsolePage(
             title: "Desk", session: session,
             body: """
+                <h1 class="visually-hidden">Collection desk</h1>
                 <div class="desk">
                 <form method="post" action="/console/desk/scan" class="scan" id="scan-form" data-repeat-window-ms="2000">
                 \(csrf)

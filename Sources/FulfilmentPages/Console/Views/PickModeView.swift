@@ -120,6 +120,7 @@ enum PickModeView {
         return ConsolePage(
             title: "Pick mode", session: session,
             body: """
+                <h1 class="visually-hidden">Picking</h1>
                 \(noticeHTML)
                 \(unpickedToConfirm != nil ? complete : .empty)
                 \(stopHTML)
