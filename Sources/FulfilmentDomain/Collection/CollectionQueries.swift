@@ -52,7 +52,7 @@ package enum CollectionQueries {
     /// or as the whole name, case aside; with its current pickup code.
     package static func deskLookup(
         number: Int64, surname: String, in scope: StoreScope, on client: PostgresClient, logger: Logger
-    ) async throws -> (order: OrderID, number: Int64, customerName: String, token: String)? {
+    ) async throws -> DeskFound? {
         let rows = try await client.read(
             """
             SELECT o.id, o.number, u.name, t.text
@@ -65,13 +65,7 @@ package enum CollectionQueries {
                    OR right(lower(btrim(u.name)), length(\(surname)) + 1) = ' ' || lower(\(surname))
                    OR lower(btrim(u.name)) = lower(\(surname)))
             """, logger: logger)
-        for try await row in rows {
-            let r = row.makeRandomAccess()
-            return (
-                OrderID(try r["id"].decode(UUID.self)), try r["number"].decode(Int64.self), try r["name"].decode(String.self),
-                try r["text"].decode(String.self)
-            )
-        }
+        for try await row in rows { return try found(row) }
         return nil
     }
 
@@ -81,7 +75,7 @@ package enum CollectionQueries {
     /// for the number and name instead of guessing).
     package static func shortCodeLookup(
         _ code: String, in scope: StoreScope, on client: PostgresClient, logger: Logger
-    ) async throws -> (order: OrderID, number: Int64, customerName: String, token: String)? {
+    ) async throws -> DeskFound? {
         let rows = try await client.read(
             """
             SELECT o.id, o.number, u.name, t.text
@@ -91,15 +85,16 @@ package enum CollectionQueries {
             WHERE t.store_id = \(scope) AND t.short_code = \(code)
             LIMIT 2
             """, logger: logger)
-        var found: [(OrderID, Int64, String, String)] = []
-        for try await row in rows {
-            let r = row.makeRandomAccess()
-            found.append(
-                (
-                    OrderID(try r["id"].decode(UUID.self)), try r["number"].decode(Int64.self), try r["name"].decode(String.self),
-                    try r["text"].decode(String.self)
-                ))
-        }
-        return found.count == 1 ? found[0] : nil
+        var matches: [DeskFound] = []
+        for try await row in rows { matches.append(try found(row)) }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// An order the desk found, from a row of `o.id, o.number, u.name, t.text`.
+    private static func found(_ row: PostgresRow) throws -> DeskFound {
+        let r = row.makeRandomAccess()
+        return DeskFound(
+            order: OrderID(try r["id"].decode(UUID.self)), number: try r["number"].decode(Int64.self),
+            customerName: try r["name"].decode(String.self), token: try r["text"].decode(String.self))
     }
 }

@@ -68,7 +68,7 @@ extension Collections {
                 number: lookup.number, surname: lookup.surname.trimmingCharacters(in: .whitespacesAndNewlines), in: scope,
                 on: database.client, logger: logger)
         else { throw OrderError.orderNotFound }
-        return DeskFound(order: found.order, number: found.number, customerName: found.customerName, token: found.token)
+        return found
     }
 
     /// The order whose receipt carries this short code (`PickupShortCode`, already read from
@@ -78,7 +78,7 @@ extension Collections {
         guard PickupShortCode.typed(code) == code,
             let found = try await CollectionQueries.shortCodeLookup(code, in: scope, on: database.client, logger: logger)
         else { throw OrderError.orderNotFound }
-        return DeskFound(order: found.order, number: found.number, customerName: found.customerName, token: found.token)
+        return found
     }
 
     /// Runs the preview's one rule (`check`) and, when it refuses an order whose token is

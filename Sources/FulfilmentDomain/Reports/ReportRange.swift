@@ -49,9 +49,4 @@ package struct ReportRange: Sendable, Equatable {
         self.from = start
         self.to = end
     }
-
-    package init(from: LocalDate, to: LocalDate) {
-        self.from = from
-        self.to = to
-    }
 }

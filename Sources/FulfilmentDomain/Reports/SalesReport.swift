@@ -4,7 +4,7 @@ import Foundation
 /// average basket. An order counts on the day and hour it was placed, in the store's time zone,
 /// at what it costs now (after short picks and refused substitutes); cancelled orders are
 /// counted apart and sell nothing.
-package struct SalesReport: Sendable, Equatable {
+package struct SalesReport: Sendable {
     package struct Bucket: Sendable, Equatable {
         package var orders: Int
         package var sales: Int64
@@ -29,9 +29,4 @@ package struct SalesReport: Sendable, Equatable {
     package var days: [(day: LocalDate, bucket: Bucket)]
     /// Twenty-four, from midnight.
     package var hours: [Bucket]
-
-    package static func == (a: SalesReport, b: SalesReport) -> Bool {
-        a.store == b.store && a.range == b.range && a.zone == b.zone && a.currency == b.currency && a.total == b.total
-            && a.days.map(\.day) == b.days.map(\.day) && a.days.map(\.bucket) == b.days.map(\.bucket) && a.hours == b.hours
-    }
 }

@@ -16,18 +16,19 @@ extension ConsoleController {
                 try await orderPage(visit, orderID, notice: nil)
             }
         }
-        // A manager records money paid back at the desk: the amount is what the order owes back
-        // as the page showed it, and `Refunds` checks it again under the order's lock.
+        // A manager records money paid back at the desk: the amount and currency are what the
+        // order owes back as the page showed them (as the desk's payment form carries its amount
+        // due), and `Refunds` checks both under the order's lock.
         router.post("/console/orders/:orderId/refunds") { request, context in
             let orderID = context.parameters.get("orderId") ?? ""
             return try await page(request, context, operation: "recordRefund") { visit in
                 do {
                     guard let id = OrderID(orderID) else { throw OrderError.orderNotFound }
-                    guard let text = visit.form.text("amount"), text.count <= 12, let amount = Int64(text), (1...10_000_000_000).contains(amount)
+                    guard let amount = try visit.form.int("amount", label: "The refund", in: 1...10_000_000_000),
+                        let currency = visit.form.text("currency")
                     else { throw APIError.invalidField("amount", "The refund is what the order owes back; reload the page.") }
-                    let order = try await services.orders.order(id, visibleTo: visit.identity, logger: visit.logger)
                     let refund = try await services.refunds.record(
-                        order: id, amount: Money(amount: amount, currency: order.total.currency), note: visit.form["note"],
+                        order: id, amount: Money(amount: Int64(amount), currency: currency), note: visit.form["note"],
                         by: visit.identity.userID, in: try StoreScope(staff: visit.identity), logger: visit.logger)
                     return try await orderPage(
                         visit, orderID, notice: Notice(ok: true, text: "Recorded: \(MoneyText.format(refund.amount)) paid back."))

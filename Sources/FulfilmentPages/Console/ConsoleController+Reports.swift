@@ -14,8 +14,7 @@ extension ConsoleController {
             try await page(request, context, operation: "getSalesReport") { visit in
                 let query = ConsoleForm(encoded: request.uri.query ?? "")
                 let stores = visit.identity.role == .admin ? try await services.stores.all(logger: visit.logger) : []
-                let chosen = SalesReportView.Chosen(
-                    store: visit.identity.storeID ?? query.text("store").flatMap(StoreID.init), from: query.text("from"), to: query.text("to"))
+                let chosen = SalesReportView.Chosen(store: Self.reportStore(visit, query), from: query.text("from"), to: query.text("to"))
                 guard let store = chosen.store else {
                     return SalesReportView.page(session: visit.session, chosen: chosen, stores: stores, report: nil, notice: nil).response()
                 }
@@ -34,7 +33,7 @@ extension ConsoleController {
         router.get("/console/reports/sales.csv") { request, context in
             try await page(request, context, operation: "getSalesReport") { visit in
                 let query = ConsoleForm(encoded: request.uri.query ?? "")
-                guard let store = visit.identity.storeID ?? query.text("store").flatMap(StoreID.init) else {
+                guard let store = Self.reportStore(visit, query) else {
                     throw ReportError.storeNotFound
                 }
                 let report = try await services.reports.sales(
@@ -47,5 +46,10 @@ extension ConsoleController {
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: .init(string: csv)))
             }
         }
+    }
+
+    /// The store a report is of: a manager's own, or the one the chain's admin chose (`store`).
+    private static func reportStore(_ visit: PageVisit, _ query: ConsoleForm) -> StoreID? {
+        visit.identity.storeID ?? query.text("store").flatMap(StoreID.init)
     }
 }

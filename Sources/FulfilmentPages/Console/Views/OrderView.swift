@@ -138,7 +138,7 @@ enum OrderView {
             session.identity.role == .manager
             ? """
             <form method="post" action="/console/orders/\(order.id)/refunds" class="fields" id="refund-form">\(csrf)
-            <input type="hidden" name="amount" value="\(order.refundDueAmount)">
+            <input type="hidden" name="amount" value="\(order.refundDueAmount)"><input type="hidden" name="currency" value="\(order.total.currency)">
             <p class="field wide"><label for="refund-note">Note (optional)</label>
             <input id="refund-note" name="note" maxlength="500" placeholder="Cash from the till"></p>
             <p><button type="submit" id="record-refund">I paid back \(due)</button></p>
