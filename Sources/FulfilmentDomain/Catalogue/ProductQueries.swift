@@ -18,7 +18,9 @@ package enum ProductQueries {
     /// price shown is today's (`store_price`).
     package static func search(_ search: ProductSearch, on database: Database, logger: Logger) async throws -> Page<ProductRecord> {
         let after = try PageCursor.Listing.decode(for: search)
-        if search.sort == .relevance {
+        // Discontinued products have no search words (migration 016): they are found by a part of
+        // their name or brand, or their SKU or barcode, in `listed`.
+        if search.sort == .relevance, !search.discontinued {
             return try await ranked(search, after: after, on: database.client, logger: logger)
         }
         return try await listed(search, after: after, on: database.client, logger: logger)
@@ -77,7 +79,7 @@ package enum ProductQueries {
             JOIN products p ON p.id = r.id
             LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(search.storeID?.rawValue)
             \(unescaped: ProductQueries.extraJoins)
-            WHERE NOT p.discontinued
+            WHERE \(unescaped: search.discontinued ? "p.discontinued" : "NOT p.discontinued")
               AND (\(search.category)::text IS NULL OR p.category = \(search.category))
               AND (NOT \(storeFilter) OR s.added_at <= l.at)
               AND (NOT \(search.onSale) OR \(unescaped: onSaleSQL))
@@ -109,10 +111,12 @@ package enum ProductQueries {
         let found =
             search.text.isEmpty
             ? "true"
-            : words.isEmpty
-                ? "false"
-                : "EXISTS (SELECT 1 FROM product_search ps WHERE ps.product_id = p.id AND "
-                    + positions.map { "ps.words && (SELECT words FROM w\($0))" }.joined(separator: " AND ") + ")"
+            : search.discontinued
+                ? "(strpos(lower(p.name), q.text) > 0 OR strpos(lower(p.brand), q.text) > 0 OR lower(p.sku) = q.text OR p.barcode = q.text)"
+                : words.isEmpty
+                    ? "false"
+                    : "EXISTS (SELECT 1 FROM product_search ps WHERE ps.product_id = p.id AND "
+                        + positions.map { "ps.words && (SELECT words FROM w\($0))" }.joined(separator: " AND ") + ")"
         // Sorting by price reads the store's whole range at the listing's moment in one set-based
         // pass (`store_prices_at`), not two lookups a row; only what is on sale is read from the
         // store's running sales (`store_sale_prices_at`, the same prices), not its whole range.
@@ -150,13 +154,13 @@ package enum ProductQueries {
                 SELECT \(after?.n)::text AS n, \(after?.p)::int8 AS p,
                        timestamptz 'epoch' + \(after?.t)::int8 * interval '1 microsecond' AS t, \(after?.id)::uuid AS id)\(unescaped: matches)
             SELECT \(unescaped: ProductQueries.columns), \(unescaped: keyOut) AS sort_key, \(unescaped: asOfMicrosSQL) AS as_of
-            FROM listing l, c, products p
+            FROM listing l, c, query q, products p
             LEFT JOIN stock s ON s.product_id = p.id AND s.store_id = \(search.storeID?.rawValue)
             \(unescaped: pricesJoin)(
                 CASE WHEN \(pricesWanted) THEN \(search.storeID?.rawValue)::uuid END,
                 coalesce(timestamptz 'epoch' + \(after?.a)::int8 * interval '1 microsecond', now())) pa ON pa.product_id = p.id
             \(unescaped: ProductQueries.extraJoins)
-            WHERE NOT p.discontinued
+            WHERE \(unescaped: search.discontinued ? "p.discontinued" : "NOT p.discontinued")
               AND (\(search.category)::text IS NULL OR p.category = \(search.category))
               AND (CASE WHEN \(storeFilter) THEN s.added_at <= l.at ELSE p.created_at <= l.at END)
               AND (NOT \(search.newArrivals) OR \(unescaped: newArrivalSQL))

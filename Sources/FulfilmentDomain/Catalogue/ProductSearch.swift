@@ -22,6 +22,9 @@ package struct ProductSearch: Sendable {
     package var onSale: Bool
     /// Only products added to the store's range within its new-arrival window.
     package var newArrivals: Bool
+    /// Only discontinued products instead of those on sale (the console's catalogue, to bring
+    /// one back); a listing never mixes the two.
+    package var discontinued: Bool
     package var sort: ProductSort
     package var limit: Int
     package var cursor: String?
@@ -31,7 +34,7 @@ package struct ProductSearch: Sendable {
     /// text, name without.
     package init(
         text: String?, storeID: StoreID?, category: String?, onSale: Bool = false, newArrivals: Bool = false,
-        sort: ProductSort? = nil, limit: Int, cursor: String?
+        discontinued: Bool = false, sort: ProductSort? = nil, limit: Int, cursor: String?
     ) throws(CatalogueError) {
         // Counted in code points, as the contract's maxLength counts them, before anything changes them.
         guard (text ?? "").unicodeScalars.count <= 100 else { throw .invalidField("q", "The search text must be at most 100 characters.") }
@@ -45,6 +48,7 @@ package struct ProductSearch: Sendable {
         self.category = category?.isEmpty == true ? nil : category
         self.onSale = onSale
         self.newArrivals = newArrivals
+        self.discontinued = discontinued
         self.sort = sort ?? (text.isEmpty ? .name : .relevance)
         self.limit = limit
         self.cursor = cursor
@@ -61,7 +65,9 @@ package struct ProductSearch: Sendable {
     /// What the listing is, apart from where it is paged to: a cursor carries it, so a cursor
     /// of another listing is refused. FNV-1a (stable across instances and restarts).
     package var fingerprint: UInt64 {
-        let fields = [text, storeID?.description ?? "", category ?? "", onSale ? "s" : "", newArrivals ? "n" : "", sort.rawValue]
+        let fields = [
+            text, storeID?.description ?? "", category ?? "", onSale ? "s" : "", newArrivals ? "n" : "", sort.rawValue, discontinued ? "d" : "",
+        ]
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in fields.joined(separator: "\u{1F}").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3

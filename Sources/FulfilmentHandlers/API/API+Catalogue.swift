@@ -26,7 +26,8 @@ extension API {
         let storeID = try await optionalStore(input.query.storeId)
         let search = try ProductSearch(
             text: input.query.q, storeID: storeID, category: input.query.category, onSale: input.query.onSale ?? false,
-            newArrivals: input.query.new ?? false, sort: input.query.sort.flatMap { ProductSort(rawValue: $0.rawValue) },
+            newArrivals: input.query.new ?? false, discontinued: input.query.discontinued ?? false,
+            sort: input.query.sort.flatMap { ProductSort(rawValue: $0.rawValue) },
             limit: try pageSize(input.query.limit), cursor: input.query.cursor)
         let page = try await services.catalogue.search(search, logger: logger)
         return .ok(.init(body: .json(.init(items: try page.items.map(Components.Schemas.Product.init), nextCursor: page.nextCursor))))

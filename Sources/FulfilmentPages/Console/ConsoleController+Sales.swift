@@ -51,8 +51,6 @@ extension ConsoleController {
         }
     }
 
-    private var prices: Prices { services.prices }
-
     /// "450" or "450.50" as minor units (45050), from a form: whole units and at most two decimals.
     static func saleAmount(_ text: String) -> Int64? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)

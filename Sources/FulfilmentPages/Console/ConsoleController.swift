@@ -43,6 +43,8 @@ package struct ConsoleController: PageController {
         registerEvents(on: routes)
         registerPickLists(on: routes)
         registerStock(on: routes)
+        registerProducts(on: routes)
+        registerCategories(on: routes)
         registerStores(on: routes)
         registerSales(on: routes)
         registerCoupons(on: routes)

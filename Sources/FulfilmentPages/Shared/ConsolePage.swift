@@ -100,6 +100,7 @@ struct ConsolePage: Sendable {
             links.append("<a href=\"/orders\">My orders</a>")
         }
         if role == .manager { links.append("<a href=\"/console/stock\">Stock</a>") }
+        if role == .manager || role == .admin { links.append("<a href=\"/console/products\">Products</a>") }
         if role == .manager { links.append("<a href=\"/console/sales\">Sales</a>") }
         if role == .manager { links.append("<a href=\"/console/coupons\">Coupons</a>") }
         if role == .manager { links.append("<a href=\"/console/news\">News</a>") }
