@@ -258,6 +258,8 @@ package enum AccessPolicy {
         "deleteWebhook": .managerOrAdmin,
         "listWebhookDeliveries": .managerOrAdmin,
         "redeliverWebhook": .managerOrAdmin,
+        "testWebhook": .managerOrAdmin,
+        "rotateWebhookSecret": .managerOrAdmin,
     ]
 
     /// The operations whose handler resolves the bearer token in its own first statement

@@ -86,6 +86,40 @@ package enum WebhookQueries {
         return try await decode(rows).first?.0
     }
 
+    /// The endpoint's address and secret as stored (sealed, or plain from before migration 023),
+    /// for a test message; nil when the caller has no such endpoint.
+    package static func secret(
+        of id: WebhookEndpointID, scope: StoreScope, on client: PostgresClient, logger: Logger
+    ) async throws -> (url: String, store: StoreID?, plain: String?, sealed: Data, keyID: Int)? {
+        let rows = try await client.run(
+            """
+            SELECT w.url, w.store_id, w.secret, w.secret_sealed, w.secret_key_id FROM webhook_endpoints w
+            WHERE w.id = \(id.rawValue) AND \(scope, column: "w.store_id")
+            """, logger: logger)
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            return (
+                try r["url"].decode(String.self), try r["store_id"].decode(UUID?.self).map(StoreID.init), try r["secret"].decode(String?.self),
+                try r["secret_sealed"].decode(Data?.self) ?? Data(), Int(try r["secret_key_id"].decode(Int32?.self) ?? 0)
+            )
+        }
+        return nil
+    }
+
+    /// Stores a new secret sealed under data key `keyID`, clearing any plain copy; nil when the
+    /// caller has no such endpoint.
+    package static func replaceSecret(
+        _ id: WebhookEndpointID, scope: StoreScope, sealed: Data, keyID: Int, on connection: PostgresConnection, logger: Logger
+    ) async throws -> WebhookEndpoint? {
+        let rows = try await connection.run(
+            """
+            UPDATE webhook_endpoints w SET secret = NULL, secret_sealed = \(sealed), secret_key_id = \(Int32(keyID)), updated_at = now()
+            WHERE w.id = \(id.rawValue) AND \(scope, column: "w.store_id")
+            RETURNING \(unescaped: columns)
+            """, logger: logger)
+        return try await decode(rows).first?.0
+    }
+
     /// Deletes the endpoint and its deliveries; false when the caller has no such endpoint.
     package static func delete(_ id: WebhookEndpointID, scope: StoreScope, on client: PostgresClient, logger: Logger) async throws -> Bool {
         let rows = try await client.run(

@@ -55,6 +55,17 @@ extension API {
         return .accepted(.init(body: .json(try .init(redone))))
     }
 
+    func testWebhook(_ input: Operations.TestWebhook.Input) async throws -> Operations.TestWebhook.Output {
+        let outcome = try await services.webhooks.sendTest(try webhookID(input.path.webhookId), by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(.init(delivered: outcome.delivered, responseCode: outcome.responseCode, error: outcome.error))))
+    }
+
+    func rotateWebhookSecret(_ input: Operations.RotateWebhookSecret.Input) async throws -> Operations.RotateWebhookSecret.Output {
+        let (endpoint, secret) = try await services.webhooks.rotateSecret(
+            try webhookID(input.path.webhookId), by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(.init(value1: try .init(endpoint), value2: .init(secret: secret)))))
+    }
+
     private func webhookID(_ text: String) throws(WebhookError) -> WebhookEndpointID {
         guard let id = WebhookEndpointID(text) else { throw .endpointNotFound }
         return id

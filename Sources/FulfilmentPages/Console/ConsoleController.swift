@@ -45,6 +45,7 @@ package struct ConsoleController: PageController {
         registerStock(on: routes)
         registerProducts(on: routes)
         registerCategories(on: routes)
+        registerWebhooks(on: routes)
         registerStores(on: routes)
         registerSales(on: routes)
         registerCoupons(on: routes)

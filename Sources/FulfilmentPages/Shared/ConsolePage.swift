@@ -109,6 +109,7 @@ struct ConsolePage: Sendable {
         if role == .manager || role == .admin { links.append("<a href=\"/console/moderation\">Moderation</a>") }
         if role == .manager || role == .admin { links.append("<a href=\"/console/mail\">Mail</a>") }
         if role == .manager || role == .admin { links.append("<a href=\"/console/reports/sales\">Reports</a>") }
+        if role == .manager || role == .admin { links.append("<a href=\"/console/webhooks\">Webhooks</a>") }
         links.append("<a href=\"/account\">My data</a>")
         return """
             <header class="top">

@@ -134,6 +134,7 @@ struct AccessibilityAuditTests {
                 for path in [
                     "/console/stock", "/console/stock?q=rice", "/console/sales", "/console/coupons", "/console/news", "/console/moderation",
                     "/console/mail", "/console/reports/sales", "/console/people", "/console/settings", "/console/products",
+                    "/console/webhooks",
                 ] {
                     try await walk.audit(path)
                 }
@@ -147,7 +148,7 @@ struct AccessibilityAuditTests {
                 try await walk.switchTo(demo.admin)
                 for path in [
                     "/console/stores", "/console/moderation", "/console/mail", "/console/reports/sales", "/account", "/console/products",
-                    "/console/products/new", "/console/categories",
+                    "/console/products/new", "/console/categories", "/console/webhooks",
                 ] {
                     try await walk.audit(path)
                 }

@@ -217,8 +217,8 @@ import Testing
         Recipe(sender: .staff, bench: .staff, readsOnly: readsOnly, make: make)
     }
 
-    static func manager(_ make: @escaping @Sendable (Shop) async throws -> Call) -> Recipe {
-        Recipe(sender: .manager, bench: .manager, make: make)
+    static func manager(readsOnly: Bool = false, _ make: @escaping @Sendable (Shop) async throws -> Call) -> Recipe {
+        Recipe(sender: .manager, bench: .manager, readsOnly: readsOnly, make: make)
     }
 
     static func admin(_ make: @escaping @Sendable (Shop) async throws -> Call) -> Recipe {
@@ -649,6 +649,13 @@ import Testing
         },
         "deleteWebhook": manager { shop in
             Call(.delete, "/v1/webhooks/\(try await shop.webhook())", token: shop.manager.token)
+        },
+        "rotateWebhookSecret": manager { shop in
+            Call(.post, "/v1/webhooks/\(try await shop.webhook())/secret", token: shop.manager.token)
+        },
+        // A test message is sent, not stored: answered with or without the fault.
+        "testWebhook": manager(readsOnly: true) { shop in
+            Call(.post, "/v1/webhooks/\(try await shop.webhook())/test", token: shop.manager.token)
         },
         "redeliverWebhook": manager { shop in
             let webhook = try await shop.webhook()
