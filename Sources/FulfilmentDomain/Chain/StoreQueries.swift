@@ -95,12 +95,13 @@ extension StoreQueries {
 
     /// Changes the fields given (nil leaves one as it is); nil when there is no such store.
     package static func updateStore(
-        id: StoreID, code: String?, name: String?, address: String?, location: GeoPoint?, newArrivalDays: Int? = nil,
+        id: StoreID, code: String?, name: String?, address: String?, phone: String? = nil, location: GeoPoint?, newArrivalDays: Int? = nil,
         reminderHours: Int? = nil, logoURL: String? = nil, on connection: PostgresConnection, logger: Logger
     ) async throws -> StoreRecord? {
         let rows = try await connection.run(
             """
             UPDATE stores SET code = coalesce(\(code), code), name = coalesce(\(name), name), address = coalesce(\(address), address),
+                phone = coalesce(\(phone), phone),
                 latitude = coalesce(\(location?.latitude)::float8, latitude), longitude = coalesce(\(location?.longitude)::float8, longitude),
                 new_arrival_window = coalesce(make_interval(days => \(newArrivalDays)::int), new_arrival_window),
                 reminder_before = coalesce(make_interval(hours => \(reminderHours)::int), reminder_before),

@@ -40,15 +40,16 @@ public struct Stores: Sendable {
         }
     }
 
-    /// Changes a store's code, name, address, location or new-arrival window in days (nil:
-    /// unchanged). Its currency stays: its stock and orders are priced in it.
+    /// Changes a store's code, name, address, telephone, location or new-arrival window in days
+    /// (nil: unchanged). Its currency stays: its stock and orders are priced in it.
     public func update(
-        _ id: StoreID, code: String?, name: String?, address: String?, location: GeoPoint? = nil, newArrivalDays: Int? = nil,
-        reminderHours: Int? = nil, logoURL: String? = nil, logger: Logger
+        _ id: StoreID, code: String?, name: String?, address: String?, phone: String? = nil, location: GeoPoint? = nil,
+        newArrivalDays: Int? = nil, reminderHours: Int? = nil, logoURL: String? = nil, logger: Logger
     ) async throws -> StoreRecord {
         let code = try code.map(StoreRules.code)
         let name = try name.map { try StoreRules.text($0, field: "name", limit: 200) }
         let address = try address.map(StoreRules.address)
+        let phone = try phone.map(StoreRules.phone)
         let location = try location.map(StoreRules.location)
         let newArrivalDays = try newArrivalDays.map(StoreRules.newArrivalDays)
         let reminderHours = try reminderHours.map(StoreRules.reminderHours)
@@ -57,7 +58,7 @@ public struct Stores: Sendable {
             try await database.transaction(logger: logger) { connection in
                 guard
                     let store = try await StoreQueries.updateStore(
-                        id: id, code: code, name: name, address: address, location: location, newArrivalDays: newArrivalDays,
+                        id: id, code: code, name: name, address: address, phone: phone, location: location, newArrivalDays: newArrivalDays,
                         reminderHours: reminderHours, logoURL: logoURL, on: connection, logger: logger)
                 else { throw ChainError.storeNotFound }
                 return store
@@ -157,6 +158,17 @@ package enum StoreRules {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count <= 500, !trimmed.unicodeScalars.contains("\0") else {
             throw .invalidField("address", "The address is at most 500 characters.")
+        }
+        return trimmed
+    }
+
+    /// A telephone number as people dial it: at most 40 of digits, spaces and `+ ( ) - .`; empty
+    /// removes it.
+    package static func phone(_ text: String) throws(ChainError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let allowed = Set("0123456789 +()-.")
+        guard trimmed.count <= 40, trimmed.allSatisfy({ allowed.contains($0) }) else {
+            throw .invalidField("phone", "A telephone number is at most 40 digits, spaces and + ( ) - . characters.")
         }
         return trimmed
     }

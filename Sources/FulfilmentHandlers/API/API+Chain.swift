@@ -19,7 +19,7 @@ extension API {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         guard let id = StoreID(input.path.storeId) else { throw ChainError.storeNotFound }
         let store = try await services.stores.update(
-            id, code: body.code, name: body.name, address: body.address, location: body.location.map(GeoPoint.init),
+            id, code: body.code, name: body.name, address: body.address, phone: body.phone, location: body.location.map(GeoPoint.init),
             newArrivalDays: body.newArrivalDays, reminderHours: body.reminderHours, logoURL: body.logoUrl, logger: logger)
         return .ok(.init(body: .json(.init(store))))
     }
