@@ -133,7 +133,7 @@ struct AccessibilityAuditTests {
                 try await walk.switchTo(demo.manager)
                 for path in [
                     "/console/stock", "/console/stock?q=rice", "/console/sales", "/console/coupons", "/console/news", "/console/moderation",
-                    "/console/mail", "/console/reports/sales", "/console/people", "/console/settings",
+                    "/console/mail", "/console/reports/sales", "/console/people", "/console/settings", "/console/catalogue/import",
                 ] {
                     try await walk.audit(path)
                 }
@@ -145,7 +145,9 @@ struct AccessibilityAuditTests {
 
                 walk.persona = "admin"
                 try await walk.switchTo(demo.admin)
-                for path in ["/console/stores", "/console/moderation", "/console/mail", "/console/reports/sales", "/account"] {
+                for path in [
+                    "/console/stores", "/console/moderation", "/console/mail", "/console/reports/sales", "/console/catalogue/import", "/account",
+                ] {
                     try await walk.audit(path)
                 }
                 try await walk.crawl(shop: false)
