@@ -2,8 +2,8 @@
 ///
 /// `AccessMiddleware` enforces it before any handler runs. An operation missing from this
 /// table is refused (fail closed), and a test checks every operation in the contract is here.
-/// Routes with a `storeId` path parameter and `.staff`/`.manager` access are further limited
-/// to the caller's own store here; routes that reach a store through another id (an order, a
+/// Routes with a `storeId` path parameter and `.staff`/`.manager` access (and a manager on a
+/// `.storeManagerOrAdmin` route) are further limited to the caller's own store here; routes that reach a store through another id (an order, a
 /// pick list, a webhook endpoint) are limited in their SQL: the service takes the caller's
 /// `StoreScope` and its query binds it into the `WHERE`, so another store's row is simply not
 /// found (404). `CrossStoreAccessTests` calls every such route as another store's staff.

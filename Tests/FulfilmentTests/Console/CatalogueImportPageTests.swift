@@ -80,6 +80,44 @@ struct CatalogueImportPageTests {
     }
 }
 
+/// The import's page as its view draws it (no database): the progress a running import shows
+/// without script, and a file refused on more rows than a page should list.
+@Suite("Console: the catalogue import's page, drawn")
+struct CatalogueImportViewTests {
+    static let session = ConsoleSession(
+        identity: Identity(userID: UserID(UUID()), role: .manager, storeID: StoreID(UUID()), sessionID: SessionID(UUID())), token: "token")
+
+    static func record(_ status: CatalogueImportRecord.Status) -> CatalogueImportRecord {
+        CatalogueImportRecord(
+            id: CatalogueImportID(UUID()), store: StoreID(UUID()), fileName: "count.csv", kind: .store, status: status, rows: 5_000, new: 0,
+            changed: 4_000, unchanged: 1_000, problems: [], examples: [], failure: nil, progressDone: 1_200, progressTotal: 5_000, createdAt: Date(),
+            finishedAt: nil)
+    }
+
+    @Test("while it runs: a progress bar with its words, Cancel, and the page reloading itself every two seconds")
+    func running() {
+        let markup = CatalogueImportView.page(session: Self.session, record: Self.record(.running), admin: false, notice: nil).document.markup
+        #expect(markup.contains("<progress id=\"import-progress\" max=\"5000\" value=\"1200\">"))
+        #expect(markup.contains("1,200 of 5,000 rows"))
+        #expect(markup.contains("<meta http-equiv=\"refresh\" content=\"2\">"))
+        #expect(markup.contains("id=\"import-cancel\""))
+        #expect(!markup.contains("id=\"import-start\""))
+        let done = CatalogueImportView.page(session: Self.session, record: Self.record(.committed), admin: false, notice: nil).document.markup
+        #expect(!done.contains("http-equiv=\"refresh\""))
+        #expect(done.contains("Imported 5,000 rows: 0 new, 4,000 changed, 1,000 unchanged."))
+    }
+
+    @Test("a file refused on every row lists the first thousand and says how many more")
+    func manyRefused() {
+        var record = Self.record(.previewed)
+        record.problems = (2...1_502).map { CatalogueImport.Problem(line: $0, message: "on_hand is required") }
+        let markup = CatalogueImportView.page(session: Self.session, record: record, admin: false, notice: nil).document.markup
+        #expect(markup.contains("1,501 rows refused"))
+        #expect(markup.contains("and 501 more refused rows"))
+        #expect(!markup.contains("id=\"import-start\""))
+    }
+}
+
 extension TestApp {
     /// Posts a multipart form with one file, as a browser does, with the console cookie.
     func multipart(

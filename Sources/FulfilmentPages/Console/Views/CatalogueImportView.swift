@@ -100,7 +100,7 @@ enum CatalogueImportView {
             sentence = "Cancelled: nothing was written."
         case .committed:
             sentence =
-                "Imported \(rows(record.new + record.changed + record.unchanged)): \(record.new) new, \(record.changed) changed, \(record.unchanged) unchanged."
+                "Imported \(rows(record.new + record.changed + record.unchanged)): \(number(record.new)) new, \(number(record.changed)) changed, \(number(record.unchanged)) unchanged."
         case .failed:
             ok = false
             sentence = record.failure ?? "The import failed; nothing was written."
@@ -131,17 +131,26 @@ enum CatalogueImportView {
         """
     }
 
-    /// Every refused row, with its line and reason.
+    /// The most refused rows the page lists (the API answers every one): a file refused on every
+    /// one of its 100,000 rows is fixed from the first, not read to the end on a phone.
+    static let refusedShown = 1_000
+
+    /// Every refused row, with its line and reason (up to `refusedShown`).
     static func refused(_ record: CatalogueImportRecord) -> HTML {
         guard !record.problems.isEmpty else { return .empty }
-        let rows = record.problems.map { problem -> HTML in
+        let rows = record.problems.prefix(refusedShown).map { problem -> HTML in
             "<tr><td data-label=\"Line\">\(problem.line)</td><td data-label=\"Reason\">\(problem.message)</td></tr>"
         }
+        let more: HTML =
+            record.problems.count > refusedShown
+            ? "<p class=\"hint\">and \(number(record.problems.count - refusedShown)) more refused rows: fix these and upload the file again to see the rest.</p>"
+            : .empty
         return """
             <h2>Refused rows</h2>
             <table class="cards compact" id="refused-rows"><caption>Rows refused, by line</caption>
             <thead><tr><th scope="col">Line</th><th scope="col">Reason</th></tr></thead>
             <tbody>\(HTML.join(rows))</tbody></table>
+            \(more)
             """
     }
 
