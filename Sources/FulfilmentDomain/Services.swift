@@ -21,6 +21,7 @@ package struct Services: Sendable {
 
     package let readiness: Readiness
     package let catalogue: Catalogue
+    package let catalogueImports: CatalogueImports
     package let listings: Listings
     package let minimumAges: MinimumAges
     package let stock: Stock
@@ -75,6 +76,7 @@ package struct Services: Sendable {
         let signing: @Sendable () -> PickupTokenSigner = { keys.current.signer }
         readiness = Readiness(database: database, migrations: migrations)
         catalogue = Catalogue(database: database)
+        catalogueImports = CatalogueImports(database: database)
         listings = Listings(database: database)
         minimumAges = MinimumAges(database: database)
         stock = Stock(database: database)

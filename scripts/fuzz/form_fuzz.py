@@ -51,8 +51,8 @@ START_PAGES = {
     "customer": ["/", "/shop", "/shop/cart", "/shop/checkout", "/orders", "/shop/stores", "/shop/locate?q=rice", "/account"],
     "staff": ["/", "/console/desk", "/console/orders", "/console/pick-lists", "/console/sales", "/account"],
     "manager": ["/", "/console/desk", "/console/orders", "/console/pick-lists", "/console/stock", "/console/stock?q=rice",
-                "/console/sales", "/console/coupons", "/console/news", "/console/moderation", "/console/products", "/account"],
-    "admin": ["/", "/console/stores", "/console/moderation", "/console/products", "/console/categories", "/account"],
+                "/console/sales", "/console/coupons", "/console/news", "/console/moderation", "/console/products", "/console/catalogue/import", "/account"],
+    "admin": ["/", "/console/stores", "/console/moderation", "/console/products", "/console/categories", "/console/catalogue/import", "/account"],
     "nobody": ["/", "/shop/register"],
 }
 # Never fetched: signing out ends the session the run uses; event streams never end; assets and

@@ -10,7 +10,8 @@ extension AccessPolicy {
         if access == .anyone { return }
         guard let identity else { throw .unauthenticated }
         guard access.allows(identity.role) else { throw .forbidden }
-        if access == .staff || access == .manager, let store = storeInPath {
+        let storeBound = access == .staff || access == .manager || (access == .storeManagerOrAdmin && identity.role != .admin)
+        if storeBound, let store = storeInPath {
             guard let storeID = StoreID(store), identity.worksAt(storeID) else { throw .forbidden }
         }
     }

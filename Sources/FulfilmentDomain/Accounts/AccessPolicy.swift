@@ -2,8 +2,8 @@
 ///
 /// `AccessMiddleware` enforces it before any handler runs. An operation missing from this
 /// table is refused (fail closed), and a test checks every operation in the contract is here.
-/// Routes with a `storeId` path parameter and `.staff`/`.manager` access are further limited
-/// to the caller's own store here; routes that reach a store through another id (an order, a
+/// Routes with a `storeId` path parameter and `.staff`/`.manager` access (and a manager on a
+/// `.storeManagerOrAdmin` route) are further limited to the caller's own store here; routes that reach a store through another id (an order, a
 /// pick list, a webhook endpoint) are limited in their SQL: the service takes the caller's
 /// `StoreScope` and its query binds it into the `WHERE`, so another store's row is simply not
 /// found (404). `CrossStoreAccessTests` calls every such route as another store's staff.
@@ -29,6 +29,10 @@ package enum Access: Sendable, Equatable {
     /// A manager or the chain's admin; what each reaches is scoped in the handler's SQL (a
     /// manager their own store's, an admin all), as no store is in the path.
     case managerOrAdmin
+    /// The manager of the store in the path, or the chain's admin (any store): a store's own data
+    /// that the chain also keeps (its catalogue imports). Another store's manager is refused here,
+    /// before the body is read; the handler's SQL binds the store and the caller's scope as well.
+    case storeManagerOrAdmin
 
     package func allows(_ role: Role) -> Bool {
         switch self {
@@ -37,7 +41,7 @@ package enum Access: Sendable, Equatable {
         case .staff: role.worksInStore
         case .manager: role == .manager
         case .admin: role == .admin
-        case .managerOrAdmin: role == .manager || role == .admin
+        case .managerOrAdmin, .storeManagerOrAdmin: role == .manager || role == .admin
         }
     }
 }
@@ -159,6 +163,12 @@ package enum AccessPolicy {
         "listOrderMessages": .signedIn,
         "listOrderPayments": .signedIn,
         "getSalesReport": .managerOrAdmin,
+        // CSV imports (issue 46): a store's manager their store's prices, places and stock; the
+        // chain's admin the catalogue with any store's stock.
+        "createCatalogueImport": .storeManagerOrAdmin,
+        "getCatalogueImport": .storeManagerOrAdmin,
+        "startCatalogueImport": .storeManagerOrAdmin,
+        "cancelCatalogueImport": .storeManagerOrAdmin,
         // The Mail page: a manager their store's messages, the admin every one (bound in the SQL).
         "listMessages": .managerOrAdmin,
         "getMessage": .managerOrAdmin,

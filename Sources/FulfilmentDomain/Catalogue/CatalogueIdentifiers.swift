@@ -14,3 +14,7 @@ extension ID {
         return id
     }
 }
+
+public enum CatalogueImportTag {}
+/// A CSV import of the catalogue or a store's stock (`CatalogueImports`).
+public typealias CatalogueImportID = ID<CatalogueImportTag>

@@ -2,8 +2,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The most bytes a request body may have, by route: a product image 2 MiB, a console form or a
-/// payment provider's webhook 64 KiB, everything else (JSON, or a body on a route that reads
+/// The most bytes a request body may have, by route: a CSV file to import 8 MiB, a product image
+/// 2 MiB, a console form or a payment provider's webhook 64 KiB, everything else (JSON, or a body on a route that reads
 /// none) 1 MiB. Whatever the `Content-Type`, or none.
 ///
 /// Judged before anything else reads the body (`apply(to:)`), so a client can never make the
@@ -29,11 +29,20 @@ package struct BodyLimit: Sendable {
     /// A page's form (`ConsoleForm` reads no more).
     package static let form = BodyLimit(bytes: 64 * 1024)
     package static let providerWebhook = BodyLimit(bytes: PaymentWebhookSignature.maximumBody)
+    /// A CSV file to import (`CatalogueImports`), by the API or the console's form (whose
+    /// multipart wrapping and other fields get a form's worth more).
+    package static let catalogueImport = BodyLimit(
+        bytes: CatalogueImports.maximumBytes, refusal: CatalogueImportError.fileTooLarge(limit: CatalogueImports.maximumBytes).apiError)
+    package static let catalogueImportForm = BodyLimit(
+        bytes: CatalogueImports.maximumBytes + BodyLimit.form.bytes,
+        refusal: CatalogueImportError.fileTooLarge(limit: CatalogueImports.maximumBytes).apiError)
 
     /// The cap for a request to `path` with `method`: outside `/v1/` are the console's pages,
     /// which read nothing but forms.
     package static func of(method: HTTPRequest.Method, path: String) -> BodyLimit {
+        if method == .post, path == "/console/catalogue/import" { return .catalogueImportForm }
         if !path.hasPrefix("/v1/") { return .form }
+        if method == .post, path.hasPrefix("/v1/stores/"), path.hasSuffix("/catalogue-imports") { return .catalogueImport }
         // Product, news and recipe images (PUT .../image).
         if method == .put, path.hasSuffix("/image") { return .image }
         if method == .post, path == "/v1/payments/webhook" { return .providerWebhook }

@@ -51,6 +51,7 @@ package struct ConsoleController: PageController {
         registerCoupons(on: routes)
         registerNews(on: routes)
         registerModeration(on: routes)
+        registerCatalogueImport(on: routes)
         // Any other console address: a page saying so, not the API's JSON 404.
         routes.get("/console/**") { request, context in
             let session = try await ConsoleSession.resolve(request, sessions: accounts.sessions, logger: context.logger)

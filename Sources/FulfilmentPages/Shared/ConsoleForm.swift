@@ -2,10 +2,13 @@ import Foundation
 import FulfilmentDomain
 import Hummingbird
 
-/// The fields of an `application/x-www-form-urlencoded` body, as the browser sends a form.
+/// The fields of an `application/x-www-form-urlencoded` body, as the browser sends a form, or of a
+/// `multipart/form-data` one with its files (`MultipartForm`: the catalogue import's upload).
 /// A repeated name keeps its last value; a missing one reads as nil.
 struct ConsoleForm: Sendable {
     var fields: [String: String]
+    /// The files of a multipart form, by field name.
+    var files: [String: MultipartForm.File] = [:]
 
     static var maximumBytes: Int { BodyLimit.form.bytes }
 
@@ -35,8 +38,18 @@ struct ConsoleForm: Sendable {
         self.fields = fields
     }
 
+    /// The request's form, read up to its route's cap (`BodyLimit`: a form's 64 KiB, the import's
+    /// file more). A multipart body that cannot be read is `400 bad_form`, with a sentence.
     static func read(_ request: Request) async throws -> ConsoleForm {
-        let buffer = try await request.body.collect(upTo: maximumBytes)
+        let cap = BodyLimit.of(method: request.method, path: request.uri.path).bytes
+        let buffer = try await request.body.collect(upTo: cap)
+        if let contentType = request.headers[.contentType], let boundary = try MultipartForm.boundary(contentType: contentType) {
+            let multipart = try MultipartForm(Array(buffer: buffer), boundary: boundary)
+            var form = ConsoleForm(fields: multipart.fields)
+            form.files = multipart.files
+            return form
+        }
+        guard buffer.readableBytes <= maximumBytes else { throw BodyLimit.form.refusal }
         return ConsoleForm(encoded: String(buffer: buffer))
     }
 

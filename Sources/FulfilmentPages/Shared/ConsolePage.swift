@@ -18,6 +18,8 @@ struct ConsolePage: Sendable {
     var cartCount: Int? = nil
     /// Where the page moves on to at once (a meta refresh, which needs no script).
     var refreshTo: String? = nil
+    /// Seconds after which the page loads itself again (a meta refresh: progress without script).
+    var refreshEvery: Int? = nil
     /// A page of the shop: a visitor (no session) gets the shop's navigation and a way to sign in.
     var shop: Bool = false
 
@@ -59,6 +61,7 @@ struct ConsolePage: Sendable {
             \(PageBrand.current.colour == nil ? "" : "<link rel=\"stylesheet\" href=\"/brand.css\">" as HTML)
             \(scriptTags)
             \(refreshTo.map { "<meta http-equiv=\"refresh\" content=\"0;url=\($0)\">" as HTML })
+            \(refreshEvery.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">" as HTML })
             </head>
             <body class="\(bodyClass)">
             <a class="skip" href="#main">Skip to content</a>

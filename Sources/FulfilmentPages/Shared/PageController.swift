@@ -84,7 +84,11 @@ extension PageController {
         guard let session else { return ConsolePage.redirect("/") }
         var form = ConsoleForm(fields: [:])
         if isPost {
-            form = try await ConsoleForm.read(request)
+            do {
+                form = try await ConsoleForm.read(request)
+            } catch let refused as APIError {
+                return ConsolePage.message("That did not work", refused.message, session: session, status: refused.status)
+            }
             guard session.accepts(form) else {
                 return ConsolePage.message(
                     "Refused", "This form has expired or did not come from this console. Go back, reload and try again.",

@@ -57,7 +57,7 @@ import Testing
     }
 
     /// The accesses whose routes reach one store's rows.
-    static let storeScoped: [Access] = [.staff, .manager, .managerOrAdmin]
+    static let storeScoped: [Access] = [.staff, .manager, .managerOrAdmin, .storeManagerOrAdmin]
 
     /// Operations that answer with the caller's own rows rather than about an object named in the
     /// request (no store, order or endpoint in the path): store B's manager is answered 200 with
@@ -83,6 +83,8 @@ import Testing
         var author: String
         /// The receipt mailed for A's order (issue 44).
         var message: String
+        /// A CSV import A's manager previewed (issue 46).
+        var catalogueImport: String
 
         var orderID: String { order["id"].string ?? "" }
 
@@ -91,13 +93,13 @@ import Testing
             [
                 "storeId": store, "couponId": coupon, "orderId": orderID, "pickListId": pickList, "webhookId": webhook, "deliveryId": delivery,
                 "userId": staff.userID, "productId": product, "aisleId": aisle, "saleId": sale, "newsId": news,
-                "kind": "recipe", "contentId": recipe, "messageId": message,
+                "kind": "recipe", "contentId": recipe, "messageId": message, "importId": catalogueImport,
             ]
         }
 
         /// Every id of A's that a list answered to another store must not hold.
         var ids: [String] {
-            [store, coupon, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale, news, recipe, author, message]
+            [store, coupon, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale, news, recipe, author, message, catalogueImport]
         }
 
         /// A valid body for each store-scoped operation that takes one, naming A's objects: what
@@ -138,6 +140,8 @@ import Testing
                 "blockAuthor": ["userId": .string(author), "reason": "Another store's author"],
                 // An image route takes bytes; refused before any body is read, so any body will do.
                 "uploadNewsImage": ["image": "bytes"],
+                // A CSV upload, likewise refused (403) before its body is read.
+                "createCatalogueImport": ["csv": "sku,on_hand"],
             ]
         }
 
@@ -199,6 +203,10 @@ import Testing
                 "a report of A's recipe")
             try await expect2xx(
                 app.request(.post, "/v1/moderation/blocks", json: ["userId": .string(author.userID)], token: manager.token), "A blocks its author")
+            let catalogueImport = try await expect2xx(
+                app.request(
+                    .post, "/v1/stores/\(store)/catalogue-imports", rawBody: "sku,on_hand,store_price\nNO-SUCH-SKU,4,100\n", token: manager.token,
+                    headers: [.contentType: "text/csv"]), "A's catalogue import")
             return StoreA(
                 store: store, staff: staff, manager: manager, order: order, product: product,
                 pickList: try #require(pickList.json["id"].string), webhook: webhookID,
@@ -206,7 +214,8 @@ import Testing
                 coupon: try #require(coupon.json["id"].string), aisle: aisle,
                 sale: try #require(sale.json["id"].string), news: try #require(news.json["id"].string), recipe: recipeID,
                 author: author.userID,
-                message: try #require(try await sql("SELECT id FROM messages WHERE order_id = $1", [orderID], on: app.database).first?[0]))
+                message: try #require(try await sql("SELECT id FROM messages WHERE order_id = $1", [orderID], on: app.database).first?[0]),
+                catalogueImport: try #require(catalogueImport.json["id"].string))
         }
     }
 

@@ -134,7 +134,7 @@ struct AccessibilityAuditTests {
                 for path in [
                     "/console/stock", "/console/stock?q=rice", "/console/sales", "/console/coupons", "/console/news", "/console/moderation",
                     "/console/mail", "/console/reports/sales", "/console/people", "/console/settings", "/console/products",
-                    "/console/webhooks",
+                    "/console/webhooks", "/console/catalogue/import",
                 ] {
                     try await walk.audit(path)
                 }
@@ -148,7 +148,7 @@ struct AccessibilityAuditTests {
                 try await walk.switchTo(demo.admin)
                 for path in [
                     "/console/stores", "/console/moderation", "/console/mail", "/console/reports/sales", "/account", "/console/products",
-                    "/console/products/new", "/console/categories", "/console/webhooks",
+                    "/console/products/new", "/console/categories", "/console/webhooks", "/console/catalogue/import",
                 ] {
                     try await walk.audit(path)
                 }

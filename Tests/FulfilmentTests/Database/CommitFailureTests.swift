@@ -548,6 +548,21 @@ import Testing
                 .put, "/v1/stores/\(shop.store)/prices/\(try await shop.product())", json: ["amount": 900, "currency": "JMD"],
                 token: shop.manager.token)
         },
+        // CSV imports (issue 46): the preview keeps the import; start queues it (its worker then
+        // writes the count); cancel drops a previewed one.
+        "createCatalogueImport": manager { shop in
+            Call(
+                .post, "/v1/stores/\(shop.store)/catalogue-imports", rawBody: "sku,on_hand\nNO-SUCH-SKU,4\n", token: shop.manager.token,
+                headers: [.contentType: "text/csv"])
+        },
+        "startCatalogueImport": manager { shop in
+            let id = try await shop.catalogueImport()
+            return Call(.post, "/v1/stores/\(shop.store)/catalogue-imports/\(id)/start", token: shop.manager.token)
+        },
+        "cancelCatalogueImport": manager { shop in
+            let id = try await shop.catalogueImport()
+            return Call(.post, "/v1/stores/\(shop.store)/catalogue-imports/\(id)/cancel", token: shop.manager.token)
+        },
         "deleteStorePrice": manager { shop in
             let product = try await shop.product()
             try await expect2xx(
@@ -837,6 +852,16 @@ extension CommitFailureTests {
         /// A new product with 50 on hand at the store (placed in `aisle` when given).
         func product(price: Int = 1_000, aisle: String? = nil) async throws -> String {
             try await app.createProduct(store: store, name: "Product \(tag())", price: price, onHand: 50, aisle: aisle)
+        }
+
+        /// A previewed CSV import of the store's manager, counting a new product's stock again.
+        func catalogueImport() async throws -> String {
+            let sku = try await sql("SELECT sku FROM products WHERE id = $1", [try await product()], on: app.database)[0][0] ?? ""
+            let preview = try await app.request(
+                .post, "/v1/stores/\(store)/catalogue-imports", rawBody: "sku,on_hand\n\(sku),7\n", token: manager.token,
+                headers: [.contentType: "text/csv"])
+            guard preview.status == .created, let id = preview.json["id"].string else { throw TestSetupError("import: \(preview.text)") }
+            return id
         }
 
         /// A new product with two images in its gallery.
