@@ -37,10 +37,16 @@ package struct BodyLimit: Sendable {
         bytes: CatalogueImports.maximumBytes + BodyLimit.form.bytes,
         refusal: CatalogueImportError.fileTooLarge(limit: CatalogueImports.maximumBytes).apiError)
 
+    /// A product's image from the console's form (`/console/products/{id}/images`), with a
+    /// form's worth more for its multipart wrapping and its other fields.
+    package static let imageForm = BodyLimit(
+        bytes: ProductImage.maximumBytes + BodyLimit.form.bytes, refusal: CatalogueError.imageTooLarge(limit: ProductImage.maximumBytes).apiError)
+
     /// The cap for a request to `path` with `method`: outside `/v1/` are the console's pages,
     /// which read nothing but forms.
     package static func of(method: HTTPRequest.Method, path: String) -> BodyLimit {
         if method == .post, path == "/console/catalogue/import" { return .catalogueImportForm }
+        if method == .post, path.hasPrefix("/console/products/"), path.hasSuffix("/images") { return .imageForm }
         if !path.hasPrefix("/v1/") { return .form }
         if method == .post, path.hasPrefix("/v1/stores/"), path.hasSuffix("/catalogue-imports") { return .catalogueImport }
         // Product, news and recipe images (PUT .../image).

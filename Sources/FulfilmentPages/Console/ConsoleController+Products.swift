@@ -82,6 +82,19 @@ extension ConsoleController {
                 return "\(product.name) is on sale again."
             }
         }
+        router.post("/console/products/:productId/images") { request, context in
+            try await productForm(request, context, operation: "uploadProductGalleryImage") { visit, id in
+                guard let file = visit.form.files["image"], !file.data.isEmpty else {
+                    throw CatalogueError.invalidField("image", "Choose a JPEG, PNG or WebP image to add.")
+                }
+                let image = try ProductImage(bytes: file.data, declared: nil)
+                // The next place: the gallery as it is now (a gap or a race is the query's refusal).
+                let next = try await catalogue.productPage(slug: try await catalogue.product(id, logger: visit.logger).slug, at: nil, logger: visit.logger)
+                    .gallery.count
+                _ = try await catalogue.placeImage(image, of: id, at: next, altText: visit.form["altText"] ?? "", logger: visit.logger)
+                return "The image was added, \(Self.ordinal(next + 1)) of the product's images."
+            }
+        }
         router.post("/console/products/:productId/images/:position") { request, context in
             let position = context.parameters.get("position") ?? ""
             return try await productForm(request, context, operation: "updateProductGalleryImage") { visit, id in

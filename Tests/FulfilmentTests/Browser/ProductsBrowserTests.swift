@@ -90,6 +90,27 @@ struct ProductsBrowserTests {
                 try await browser.click("#remove-image-1")
                 try await browser.waitFor("the removal") { try await browser.count("#gallery li") == 1 }
 
+                // A third picture from the page itself (a file, multipart); a text file is refused.
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("products-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let notAnImage = folder.appendingPathComponent("notes.txt")
+                try Data("not a picture".utf8).write(to: notAnImage)
+                try await browser.type(notAnImage.path, into: "#image-file")
+                try await browser.click("#upload-image-button")
+                try await browser.waitFor("#product-note.notice-refused")
+                #expect(try await browser.count("#gallery li") == 1)
+                let picture = folder.appendingPathComponent("ackee.png")
+                try Data(tinyPNG + [9]).write(to: picture)
+                try await browser.type(picture.path, into: "#image-file")
+                try await browser.type("Ackee, opened, in a bowl", into: "#image-alt")
+                try await browser.click("#upload-image-button")
+                try await browser.waitFor("the upload") { try await browser.count("#gallery li") == 2 }
+                #expect(try await browser.text("#product-note") == "The image was added, 2nd of the product's images.")
+                #expect(try await browser.attribute("#alt-1", "value") == "Ackee, opened, in a bowl")
+                try await browser.click("#remove-image-1")
+                try await browser.waitFor("the second removal") { try await browser.count("#gallery li") == 1 }
+
                 // Discontinuing asks first; then search leaves it out until it is brought back.
                 try await browser.click("#discontinue-product")
                 try await browser.waitFor("#product-note.notice-refused")
