@@ -12,6 +12,8 @@ public enum ChainError: Error, APIErrorConvertible, Equatable {
     /// Products are still placed in the aisle: deleting it would leave them nowhere.
     case aisleInUse(products: Int)
     case invalidField(String, String)
+    /// A store's manager changing what the chain keeps (its code or name).
+    case chainKeeps(String)
 
     public var apiError: APIError {
         switch self {
@@ -31,6 +33,10 @@ public enum ChainError: Error, APIErrorConvertible, Equatable {
                 "\(products) product(s) are placed in this aisle; move them to another aisle first, then remove it.",
                 details: ["products": .int(products)])
         case .invalidField(let field, let message): .invalidField(field, message)
+        case .chainKeeps(let field):
+            APIError(
+                .forbidden, "forbidden", "The chain's admin names its stores: a manager changes the store's other details, not its \(field).",
+                details: ["field": .string(field)])
         }
     }
 }

@@ -66,6 +66,14 @@ public struct Stores: Sendable {
         }
     }
 
+    /// A store's manager keeps its details (address, telephone, location, windows, logo) as the
+    /// access table lets them for their own store; its code and name are the chain's, which
+    /// names its stores (issue 46): a manager changing either is refused, nothing written.
+    package static func checkChange(code: String?, name: String?, by role: Role) throws(ChainError) {
+        guard role != .admin, code != nil || name != nil else { return }
+        throw .chainKeeps(code != nil ? "code" : "name")
+    }
+
     public func addAisle(to store: StoreID, _ fields: AisleFields, logger: Logger) async throws -> AisleRecord {
         guard let code = fields.code else { throw ChainError.invalidField("code", "An aisle needs a code.") }
         guard let name = fields.name else { throw ChainError.invalidField("name", "An aisle needs a name.") }

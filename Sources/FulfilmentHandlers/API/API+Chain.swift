@@ -18,6 +18,7 @@ extension API {
     func updateStore(_ input: Operations.UpdateStore.Input) async throws -> Operations.UpdateStore.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         guard let id = StoreID(input.path.storeId) else { throw ChainError.storeNotFound }
+        try Stores.checkChange(code: body.code, name: body.name, by: try Identity.required.role)
         let store = try await services.stores.update(
             id, code: body.code, name: body.name, address: body.address, phone: body.phone, location: body.location.map(GeoPoint.init),
             newArrivalDays: body.newArrivalDays, reminderHours: body.reminderHours, logoURL: body.logoUrl, logger: logger)

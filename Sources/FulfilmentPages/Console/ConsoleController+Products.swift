@@ -89,8 +89,8 @@ extension ConsoleController {
                 }
                 let image = try ProductImage(bytes: file.data, declared: nil)
                 // The next place: the gallery as it is now (a gap or a race is the query's refusal).
-                let next = try await catalogue.productPage(slug: try await catalogue.product(id, logger: visit.logger).slug, at: nil, logger: visit.logger)
-                    .gallery.count
+                let product = try await catalogue.product(id, logger: visit.logger)
+                let next = try await catalogue.productPage(slug: product.slug, at: nil, logger: visit.logger).gallery.count
                 _ = try await catalogue.placeImage(image, of: id, at: next, altText: visit.form["altText"] ?? "", logger: visit.logger)
                 return "The image was added, \(Self.ordinal(next + 1)) of the product's images."
             }

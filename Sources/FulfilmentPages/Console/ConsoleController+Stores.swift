@@ -33,13 +33,14 @@ extension ConsoleController {
         }
         router.get("/console/stores/:storeId") { request, context in
             let id = context.parameters.get("storeId") ?? ""
-            return try await page(request, context, operation: "updateStore") { visit in
+            return try await page(request, context, operation: "updateStore", store: { _ in StoreID(id) }) { visit in
                 try await storePage(visit, id: try StoreID.parse(id, notFound: .storeNotFound), notice: nil)
             }
         }
         router.post("/console/stores/:storeId") { request, context in
             try await storeAction(request, context, operation: "updateStore", keepTyped: true) { visit, store in
                 let form = visit.form
+                try Stores.checkChange(code: form.text("code"), name: form.text("name"), by: visit.identity.role)
                 let updated = try await stores.update(
                     store, code: form.text("code"), name: form.text("name"), address: form["address"] ?? "", phone: form["phone"] ?? "",
                     location: try Self.location(form),

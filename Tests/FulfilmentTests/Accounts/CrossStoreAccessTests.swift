@@ -115,6 +115,7 @@ import Testing
                     "orderId": .string(orderID), "productId": .string(product), "substituteProductId": .string(product), "quantity": 1,
                 ],
                 "setSubstitutionPolicy": ["defaultPreference": "none", "priceRule": "substitute_price"],
+                "updateStore": ["phone": "876 000 0000"],
                 "setStock": ["onHand": 5, "minSupply": 0, "expectedOnHand": 10],
                 "adjustStock": ["delta": 1, "reason": "received"],
                 "setStockLocation": ["aisleCode": "A1", "bay": 2, "shelf": "B"],

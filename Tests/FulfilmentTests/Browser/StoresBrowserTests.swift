@@ -96,3 +96,47 @@ struct StoresBrowserTests {
         }
     }
 }
+
+/// Issue 46: a store's manager keeps its details (the store finder and the messages use them),
+/// never its code or name, and never another store's.
+@Suite(
+    "Stores: a manager keeps their store's details, in Chromium",
+    .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
+struct StoreDetailsBrowserTests {
+    @Test("from Settings to the store's details: saved; the name and another store refused", .timeLimit(.minutes(3)))
+    func managerDetails() async throws {
+        try await withApp { app in
+            let store = try await app.createStore(code: "DET-1", name: "Ocho Rios")
+            let manager = try await app.storeAccount(.manager, store: store)
+            try await withBrowser(width: 360, height: 900, mobile: true) { browser in
+                try await browser.signIn(manager, at: app.baseURL)
+                try await browser.open(app.baseURL + "/console/settings")
+                try await browser.click("#store-details-link")
+                try await browser.waitFor("#store-form")
+                #expect(try await browser.count("#store-name") == 0, "the chain names its stores")
+                #expect(try await browser.count("#new-aisle") == 0)
+                try await ShopBrowserTests.checkPage(browser, "console-store-manager", width: 360)
+                try await browser.type("Main Street", into: "#store-address")
+                try await browser.type("876 974 0000", into: "#store-phone")
+                try await browser.click("#save-store")
+                try await browser.waitFor("the save") { try await browser.text("#store-note") == "Saved Ocho Rios." }
+            }
+            #expect(try await sql("SELECT address, phone FROM stores WHERE id = $1", [store], on: app.database) == [["Main Street", "876 974 0000"]])
+
+            // The API says the same: details yes, the name no, another store no.
+            let session = try await app.signIn(role: .manager, store: store)
+            let renamed = try await app.request(.patch, "/v1/stores/\(store)", json: ["name": "Mine now"], token: session.token)
+            #expect(renamed.status == .forbidden && renamed.json["error"]["details"]["field"].string == "name")
+            let phoned = try await app.request(.patch, "/v1/stores/\(store)", json: ["phone": "876-974-1111"], token: session.token)
+            #expect(phoned.status == .ok && phoned.json["phone"].string == "876-974-1111")
+            let other = try await app.createStore(code: "DET-2", name: "Negril")
+            #expect(try await app.request(.patch, "/v1/stores/\(other)", json: ["phone": "1"], token: session.token).status == .forbidden)
+            let cookie = try await app.consoleCookie(manager)
+            #expect(try await app.form(.get, "/console/stores/\(other)", cookie: cookie).status == .forbidden)
+            #expect(
+                try await sql("SELECT name, phone FROM stores WHERE id IN ($1, $2) ORDER BY code", [store, other], on: app.database) == [
+                    ["Ocho Rios", "876-974-1111"], ["Negril", ""],
+                ])
+        }
+    }
+}

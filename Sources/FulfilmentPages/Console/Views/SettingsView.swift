@@ -100,6 +100,7 @@ enum SettingsView {
             body: """
                 <h1>Store settings</h1>
                 \(notice.map { $0.render(id: "settings-note") } ?? .empty)
+                \(session.identity.storeID.map { "<p><a href=\"/console/stores/\($0)\" id=\"store-details-link\">The store's details</a>: address, telephone, location, reminders, logo.</p>" as HTML } ?? .empty)
                 \(none)
                 <form method="post" action="/console/settings/calendar" class="fields roomy" id="calendar-form">\(csrf)
                 <h2>Pickup calendar</h2>
