@@ -43,8 +43,8 @@ package struct Mail: Sendable {
         var content = MessageContent(store: store, order: order, name: name, baseURL: baseURL)
         let withholdLinks = reader && isSending
         switch message.kind {
-        case .passwordReset where withholdLinks, .emailChangeConfirmation where withholdLinks: break
-        case .passwordReset:
+        case .passwordReset where withholdLinks, .emailChangeConfirmation where withholdLinks, .staffInvite where withholdLinks: break
+        case .passwordReset, .staffInvite:
             content.actionURL = try await link(.passwordReset, message, path: "/password-reset/confirm", logger: logger)
         case .emailChangeConfirmation:
             content.actionURL = try await link(.emailChange, message, path: "/account/email/confirm", logger: logger)

@@ -10,6 +10,8 @@ package enum MessageKind: String, Sendable, CaseIterable {
     case passwordReset = "password_reset"
     case emailChangeConfirmation = "email_change_confirmation"
     case emailChangedNotice = "email_changed_notice"
+    /// A store's new staff member or manager, asked to choose their password (issue 46).
+    case staffInvite = "staff_invite"
 
     /// Sent only to a customer who chose it, and carrying a one-click unsubscribe (RFC 8058);
     /// every other kind is transactional and always goes.
@@ -28,6 +30,7 @@ package enum MessageKind: String, Sendable, CaseIterable {
         case .passwordReset: "Password reset"
         case .emailChangeConfirmation: "Confirm new email"
         case .emailChangedNotice: "Email changed"
+        case .staffInvite: "Invitation"
         }
     }
 }

@@ -162,6 +162,18 @@ package enum MessageTemplates {
             blocks.append(.note("The link works once, for 30 minutes. If you did not ask, ignore this message: your password stays as it is."))
             footer = "You get this message because a password reset was asked for your account."
 
+        case .staffInvite:
+            let inviter = data["invitedBy"].string ?? "The store's manager"
+            let role = data["role"].string == "manager" ? "a manager" : "staff"
+            subject = "You are invited to \(sender)'s store console"
+            blocks.append(.heading("Welcome to the team"))
+            blocks.append(
+                .paragraph("\(greeting), \(inviter) added you to \(sender) as \(role). Choose your password to sign in to the store console."))
+            if let link = content.actionURL { blocks.append(.button("Choose your password", link)) }
+            blocks.append(
+                .note("The link works once, for 7 days. If you were not expecting this, ignore it: nobody can sign in without that password."))
+            footer = "You get this message because a manager of \(sender) added this address to the store's team."
+
         case .emailChangeConfirmation:
             subject = "Confirm your new email address for \(sender)"
             blocks.append(.heading("Confirm your new email address"))

@@ -32,9 +32,14 @@ extension API {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         guard let store = StoreID(input.path.storeId) else { throw AccountError.storeNotFound }
         let role: Role = body.role == .manager ? .manager : .staff
+        // Without a password, the person is invited by email to choose their own.
+        guard let password = body.password else {
+            let user = try await services.passwordResets.invite(
+                email: body.email, name: body.name, role: role, store: store, by: try Identity.required, logger: logger)
+            return .created(.init(body: .json(.init(user))))
+        }
         let user = try await services.accounts.createStoreAccount(
-            email: body.email, name: body.name, password: body.password, role: role, store: store, by: try Identity.required,
-            logger: logger)
+            email: body.email, name: body.name, password: password, role: role, store: store, by: try Identity.required, logger: logger)
         return .created(.init(body: .json(.init(user))))
     }
 

@@ -17,9 +17,17 @@ extension ConsoleController {
         router.post("/console/people") { request, context in
             try await peopleAction(request, context, operation: "createStoreAccount") { visit, store in
                 let form = visit.form
+                let role: Role = form.text("role") == "manager" ? .manager : .staff
+                // No password given: they are invited by email to choose their own.
+                guard let password = form["password"], !password.isEmpty else {
+                    let user = try await services.passwordResets.invite(
+                        email: form["email"] ?? "", name: form["name"] ?? "", role: role, store: store, by: visit.identity, logger: visit.logger)
+                    return
+                        "\(user.name) is invited: an email to \(user.email) has a link to choose their password, good for \(PasswordResets.invitationDays) days."
+                }
                 let user = try await accounts.createStoreAccount(
-                    email: form["email"] ?? "", name: form["name"] ?? "", password: form["password"] ?? "",
-                    role: form.text("role") == "manager" ? .manager : .staff, store: store, by: visit.identity, logger: visit.logger)
+                    email: form["email"] ?? "", name: form["name"] ?? "", password: password, role: role, store: store, by: visit.identity,
+                    logger: visit.logger)
                 return "\(user.name) can now sign in as \(user.role.rawValue) with the password you chose. Give it to them yourself."
             }
         }

@@ -40,6 +40,12 @@ struct PeopleBrowserTests {
                 try await browser.waitFor("#people-note")
                 #expect(try await browser.text("#people-note").hasPrefix("Nia New can now sign in as staff"))
                 #expect(try await browser.count("#people tbody tr") == 4)
+                // No password: invited by email to choose their own.
+                try await browser.type("Ivy Invited", into: "#person-name")
+                try await browser.type("ivy.invited.\(width)@example.com", into: "#person-email")
+                try await browser.click("#add-person-button")
+                try await browser.waitFor("the invitation") { try await browser.text("#people-note").hasPrefix("Ivy Invited is invited") }
+                #expect(try await browser.count("#people tbody tr") == 5)
 
                 try await browser.click("#disable-\(shelf.userID)")
                 try await browser.waitFor("#enable-\(shelf.userID)")

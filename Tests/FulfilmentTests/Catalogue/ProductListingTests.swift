@@ -267,7 +267,9 @@ struct ProductListingTests {
         }
     }
 
-    @Test("an admin sets a store's new-arrival window in days (1 to 365), and new=true follows it; a manager cannot")
+    @Test(
+        "an admin or the store's manager sets its new-arrival window in days (1 to 365), and new=true follows it; staff and another store's manager cannot"
+    )
     func newArrivalWindow() async throws {
         try await withApp { app in
             let store = try await app.catalogueStore(code: "NEW-KGN")
@@ -286,9 +288,15 @@ struct ProductListingTests {
                 let refused = try await app.request(.patch, "/v1/stores/\(store.id)", json: ["newArrivalDays": .int(days)], token: admin.token)
                 #expect(refused.status == .unprocessableContent, "\(days): \(refused.text)")
             }
-            let manager = try await app.signIn(role: .manager, store: store.id)
-            #expect(try await app.request(.patch, "/v1/stores/\(store.id)", json: ["newArrivalDays": 2], token: manager.token).status == .forbidden)
+            let staff = try await app.signIn(role: .staff, store: store.id)
+            #expect(try await app.request(.patch, "/v1/stores/\(store.id)", json: ["newArrivalDays": 2], token: staff.token).status == .forbidden)
+            let stranger = try await app.signIn(role: .manager, store: try await app.createStore())
+            #expect(try await app.request(.patch, "/v1/stores/\(store.id)", json: ["newArrivalDays": 2], token: stranger.token).status == .forbidden)
             #expect(try await app.request(.get, "/v1/stores/\(store.id)").json["newArrivalDays"].int == 30)
+            // The store's own manager keeps it (issue 46).
+            let manager = try await app.signIn(role: .manager, store: store.id)
+            #expect(try await app.request(.patch, "/v1/stores/\(store.id)", json: ["newArrivalDays": 21], token: manager.token).status == .ok)
+            #expect(try await app.request(.get, "/v1/stores/\(store.id)").json["newArrivalDays"].int == 21)
         }
     }
 

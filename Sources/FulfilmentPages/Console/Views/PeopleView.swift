@@ -52,7 +52,7 @@ enum PeopleView {
                 <form method="post" action="/console/people" class="fields roomy" id="add-person">\(csrf)
                 <p class="field"><label for="person-name">Name</label><input id="person-name" name="name" required maxlength="100" autocomplete="off"></p>
                 <p class="field wide"><label for="person-email">Email</label><input id="person-email" name="email" type="email" required maxlength="254" autocomplete="off"></p>
-                <p class="field"><label for="person-password">Password (12 characters or more)</label><input id="person-password" name="password" type="password" required minlength="12" maxlength="128" autocomplete="new-password"></p>
+                <p class="field"><label for="person-password">Password (empty: invite them by email to choose their own)</label><input id="person-password" name="password" type="password" minlength="12" maxlength="128" autocomplete="new-password"></p>
                 <p class="field short"><label for="person-role">Role</label><select id="person-role" name="role"><option value="staff">Staff</option><option value="manager">Manager</option></select></p>
                 <p><button type="submit" id="add-person-button">Add</button></p>
                 </form>
