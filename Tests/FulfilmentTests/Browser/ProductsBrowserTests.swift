@@ -20,10 +20,7 @@ struct ProductsBrowserTests {
         try await withApp { app in
             let store = try await app.createStore()
             _ = try await app.createProduct(store: store, name: "Blue Mountain Coffee")
-            let admin = try await app.signInAdmin()
-            let adminUser = ConsoleUser(
-                email: try await sql("SELECT email FROM users WHERE id = $1", [admin.userID], on: app.database)[0][0]!, password: "admin password",
-                name: "Admin")
+            let (admin, adminUser) = try await app.adminAccount()
             let sku = "ACKEE-\(width)"
             try await withBrowser(width: width, height: 900, mobile: width < 800) { browser in
                 try await browser.signIn(adminUser, at: app.baseURL)
@@ -219,12 +216,9 @@ struct ProductsBrowserTests {
             let store = try await app.createStore()
             let product = try await app.createProduct(store: store, name: "Scotch bonnet sauce")
             _ = try await sql("UPDATE products SET category = 'Sauces' WHERE id = $1", [product], on: app.database)
-            let admin = try await app.signInAdmin()
+            let (admin, adminUser) = try await app.adminAccount()
             #expect(
                 try await app.upload("/v1/products/\(product)/images/0", bytes: tinyPNG, contentType: "image/png", token: admin.token).status == .ok)
-            let adminUser = ConsoleUser(
-                email: try await sql("SELECT email FROM users WHERE id = $1", [admin.userID], on: app.database)[0][0]!, password: "admin password",
-                name: "Admin")
             try await withBrowser(width: 360, height: 900, mobile: true) { browser in
                 try await browser.signIn(adminUser, at: app.baseURL)
                 try await browser.open(app.baseURL + "/console/categories")

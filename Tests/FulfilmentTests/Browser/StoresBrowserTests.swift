@@ -17,10 +17,7 @@ struct StoresBrowserTests {
     @Test("open a store, its details, its aisles", .timeLimit(.minutes(4)), arguments: [360, 1280])
     func openStore(width: Int) async throws {
         try await withApp { app in
-            let admin = try await app.signInAdmin()
-            let adminUser = ConsoleUser(
-                email: try await sql("SELECT email FROM users WHERE id = $1", [admin.userID], on: app.database)[0][0]!, password: "admin password",
-                name: "Admin")
+            let (_, adminUser) = try await app.adminAccount()
             let code = "MAY-\(width)"
             try await withBrowser(width: width, height: 900, mobile: width < 800) { browser in
                 try await browser.signIn(adminUser, at: app.baseURL)

@@ -19,6 +19,14 @@ extension TestApp {
     /// The address a browser on this machine reaches the service under test at.
     var baseURL: String { "http://127.0.0.1:\(port ?? 0)" }
 
+    /// One of the chain's admins (as `fulfilment user create --role admin` makes one): the API
+    /// session and the account a browser signs in with.
+    func adminAccount() async throws -> (session: Session, user: ConsoleUser) {
+        let session = try await signInAdmin()
+        let email = try await sql("SELECT email FROM users WHERE id = $1", [session.userID], on: database)[0][0]!
+        return (session, ConsoleUser(email: email, password: "admin password", name: "Admin"))
+    }
+
     /// A staff member or manager of `store`, created directly (as the CLI does).
     func storeAccount(_ role: Role, store: String, name: String? = nil) async throws -> ConsoleUser {
         let user = ConsoleUser(
