@@ -153,9 +153,12 @@ extension DemoSeedQueries {
 
     /// `days` days of past orders at `store` ending yesterday, on its clock (`DemoHistory`): each
     /// day 6 to 22 orders (more at the weekend), placed between 08:00 and 20:00 with lunch and
-    /// after-work peaks, 1 to 5 of the store's products each; 1 in 14 cancelled, the rest packed,
-    /// paid at the desk (a payment each) and collected by the demo's staff member an hour or
-    /// three later. Numbers follow the time they were placed. One statement; returns the count.
+    /// after-work peaks, 1 to 5 of the store's products each; 1 in 14 cancelled, the rest packed
+    /// 20 minutes to 2½ hours after they were placed, for an hour's slot starting two hours after
+    /// (so about one in six is ready late, and the reports have something to say), their customer
+    /// at the desk a few minutes into the slot, paid there (a payment each) and handed over by the
+    /// demo's staff member 1 to 12 minutes later. Numbers follow the time they were placed. One
+    /// statement; returns the count.
     package static func insertHistory(
         store: StoreID, days: Int, staffEmail: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> Int {
@@ -175,6 +178,9 @@ extension DemoSeedQueries {
                 WHERE s.store_id = \(store.rawValue) AND NOT p.discontinued AND p.minimum_age IS NULL
             ), placed AS MATERIALIZED (
                 SELECT gen_random_uuid() AS id, at, status,
+                       date_trunc('hour', at) + interval '2 hours' AS slot,
+                       at + interval '20 minutes' + random() * interval '130 minutes' AS ready,
+                       random() * interval '40 minutes' AS late_by, interval '1 minute' + random() * interval '11 minutes' AS wait,
                        (SELECT id FROM shoppers WHERE n = 1 + (abs(hashtext(at::text)) % (SELECT count(*) FROM shoppers))) AS customer
                 FROM (
                     SELECT (((SELECT today FROM zone) - d)::timestamp
@@ -188,6 +194,11 @@ extension DemoSeedQueries {
                         + CASE WHEN extract(isodow FROM (SELECT today FROM zone) - d) >= 6 THEN 6 ELSE 0 END) k
                 ) o
                 WHERE at < now()
+            ), timed AS MATERIALIZED (
+                -- Never later than now: an order placed last night is handed over by now at the latest.
+                SELECT pl.*, least(pl.ready, now()) AS ready_at, least(greatest(pl.slot, pl.ready) + pl.late_by, now()) AS arrived_at,
+                       least(greatest(pl.slot, pl.ready) + pl.late_by + pl.wait, now()) AS done_at
+                FROM placed pl
             ), lines AS MATERIALIZED (
                 SELECT pl.id AS order_id, c.id AS product_id, c.name, c.price AS unit_price, 1 + (random() * 2)::int AS quantity
                 FROM placed pl
@@ -200,19 +211,20 @@ extension DemoSeedQueries {
                 SELECT order_id, sum(unit_price * quantity)::int8 AS total FROM lines GROUP BY order_id
             ), written AS (
                 INSERT INTO orders (id, store_id, customer_id, status, payment_method, payment_status, total_amount, currency,
-                                    idempotency_key, request_hash, created_at, packaged_at, completed_at, collected_at, collected_by,
-                                    paid_at, cancelled_at)
+                                    idempotency_key, request_hash, created_at, pickup_slot_start, pickup_slot_end, packaged_at,
+                                    arrived_at, completed_at, collected_at, collected_by, paid_at, cancelled_at)
                 SELECT pl.id, \(store.rawValue), pl.customer, pl.status, 'pay_at_collection',
                        CASE WHEN pl.status = 'completed' THEN 'paid' ELSE 'unpaid' END, t.total,
                        (SELECT currency FROM stores WHERE id = \(store.rawValue)), 'demo-history-' || pl.id,
-                       sha256(convert_to(pl.id::text, 'UTF8')), pl.at,
-                       CASE WHEN pl.status = 'completed' THEN pl.at + interval '50 minutes' END,
-                       CASE WHEN pl.status = 'completed' THEN pl.at + interval '2 hours' END,
-                       CASE WHEN pl.status = 'completed' THEN pl.at + interval '2 hours' END,
+                       sha256(convert_to(pl.id::text, 'UTF8')), pl.at, pl.slot, pl.slot + interval '1 hour',
+                       CASE WHEN pl.status = 'completed' THEN pl.ready_at END,
+                       CASE WHEN pl.status = 'completed' THEN pl.arrived_at END,
+                       CASE WHEN pl.status = 'completed' THEN pl.done_at END,
+                       CASE WHEN pl.status = 'completed' THEN pl.done_at END,
                        CASE WHEN pl.status = 'completed' THEN (SELECT id FROM staff) END,
-                       CASE WHEN pl.status = 'completed' THEN pl.at + interval '2 hours' END,
-                       CASE WHEN pl.status = 'cancelled' THEN pl.at + interval '1 hour' END
-                FROM placed pl JOIN totals t ON t.order_id = pl.id
+                       CASE WHEN pl.status = 'completed' THEN pl.done_at END,
+                       CASE WHEN pl.status = 'cancelled' THEN least(pl.at + interval '1 hour', now()) END
+                FROM timed pl JOIN totals t ON t.order_id = pl.id
                 WHERE pl.customer IS NOT NULL AND (pl.status = 'cancelled' OR (SELECT id FROM staff) IS NOT NULL)
                 ORDER BY pl.at
                 RETURNING id, status, total_amount, currency, collected_by, paid_at

@@ -36,6 +36,17 @@ struct DemoHistoryTests {
                 WHERE o.before > o.created_at
                 """, [store], on: app.database)
             #expect(outOfOrder == [["0"]], "numbers follow the time orders were placed")
+            // Each has its slot; a collected one was ready, then its customer came, then it was handed
+            // over, never after now; some were ready late, so the on-time and desk reports have something to say.
+            let timeline = try await sql(
+                """
+                SELECT count(*) FILTER (WHERE pickup_slot_start IS NULL OR pickup_slot_end <> pickup_slot_start + interval '1 hour'),
+                       count(*) FILTER (WHERE status = 'completed' AND NOT (created_at < packaged_at AND packaged_at <= arrived_at
+                                                                            AND arrived_at <= completed_at AND completed_at <= now())),
+                       (count(*) FILTER (WHERE status = 'completed' AND packaged_at > pickup_slot_start) > 0)::text
+                FROM orders WHERE store_id = $1
+                """, [store], on: app.database)
+            #expect(timeline == [["0", "0", "true"]])
 
             let yesterday = LocalDate(Date().addingTimeInterval(-86_400), in: TimeZone(identifier: "America/Jamaica")!)
             let first = yesterday.adding(days: -(DemoHistory.days - 1))
