@@ -23,6 +23,13 @@ package struct Reports: Sendable {
             of: store, in: scope, range: range, zone: place.zone, now: clock(), on: database.client, logger: logger)
     }
 
+    /// How long customers waited from "I'm here" to the hand-over, per hour of the day they
+    /// arrived and over the range (`DeskReport`).
+    package func desk(of store: StoreID, from: String?, to: String?, by identity: Identity, logger: Logger) async throws -> DeskReport {
+        let (scope, place, range) = try await bounds(of: store, from: from, to: to, by: identity, logger: logger)
+        return try await ReportQueries.desk(of: store, in: scope, range: range, zone: place.zone, on: database.client, logger: logger)
+    }
+
     /// The caller's scope, the store's zone and currency, and the range read on the store's
     /// calendar: a store the caller may not read is not found, a range out of bounds refused,
     /// before anything is counted.

@@ -60,3 +60,22 @@ extension Components.Schemas.MinutePercentiles {
         self.init(count: Int64(percentiles.count), p50Minutes: percentiles.p50, p90Minutes: percentiles.p90)
     }
 }
+
+extension API {
+    func getDeskReport(_ input: Operations.GetDeskReport.Input) async throws -> Operations.GetDeskReport.Output {
+        guard let store = StoreID(input.path.storeId) else { throw ReportError.storeNotFound }
+        let report = try await services.reports.desk(
+            of: store, from: input.query.from, to: input.query.to, by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(.init(report))))
+    }
+}
+
+extension Components.Schemas.DeskReport {
+    init(_ report: DeskReport) {
+        self.init(
+            storeId: report.store.description, from: report.range.from.description, to: report.range.to.description,
+            timeZone: report.zone.identifier, arrived: Int64(report.total.arrived), handedOver: .init(report.total.wait),
+            hours: report.hours.enumerated().map { hour, bucket in .init(hour: hour, arrived: Int64(bucket.arrived), handedOver: .init(bucket.wait)) }
+        )
+    }
+}

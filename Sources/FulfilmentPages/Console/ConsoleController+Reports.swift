@@ -6,7 +6,8 @@ import Hummingbird
 /// Reports (issue 46), each a page of charts drawn on the server with their tables over a chosen
 /// range, and the same numbers as CSV (`.csv?by=day|hour`): `/console/reports/sales`, orders and
 /// sales per day and per hour with the average basket; `/console/reports/on-time`, orders packed
-/// before their slot started. A manager reads their store's; the chain's admin chooses a store
+/// before their slot started; `/console/reports/desk`, the wait from "I'm here" to the hand-over
+/// per hour of arrival (per hour only: its CSV ignores `by`). A manager reads their store's; the chain's admin chooses a store
 /// (`store`). Each stands for its API operation, through the same `Reports` as the API.
 extension ConsoleController {
     func registerReports(on router: RouteCollection<AppRequestContext>) {
@@ -45,6 +46,22 @@ extension ConsoleController {
                 csv: { report, byHour in
                     ("on-time", report.range, byHour ? OnTimeReportCSV.hours(report) : OnTimeReportCSV.days(report))
                 })
+        }
+        router.get("/console/reports/desk") { request, context in
+            try await reportPage(
+                request, context, operation: "getDeskReport",
+                load: { store, chosen, visit in
+                    try await services.reports.desk(of: store, from: chosen.from, to: chosen.to, by: visit.identity, logger: visit.logger)
+                }, render: DeskReportView.page)
+        }
+        router.get("/console/reports/desk.csv") { request, context in
+            try await reportCSV(
+                request, context, operation: "getDeskReport",
+                load: { store, query, visit in
+                    try await services.reports.desk(
+                        of: store, from: query.text("from"), to: query.text("to"), by: visit.identity, logger: visit.logger)
+                },
+                csv: { report, _ in ("desk", report.range, DeskReportCSV.hours(report)) })
         }
     }
 

@@ -133,7 +133,8 @@ struct AccessibilityAuditTests {
                 try await walk.switchTo(demo.manager)
                 for path in [
                     "/console/stock", "/console/stock?q=rice", "/console/sales", "/console/coupons", "/console/news", "/console/moderation",
-                    "/console/mail", "/console/reports/sales", "/console/reports/on-time", "/console/people", "/console/settings",
+                    "/console/mail", "/console/reports/sales", "/console/reports/on-time", "/console/reports/desk", "/console/people",
+                    "/console/settings",
                     "/console/products",
                     "/console/webhooks", "/console/catalogue/import",
                 ] {
@@ -148,7 +149,8 @@ struct AccessibilityAuditTests {
                 walk.persona = "admin"
                 try await walk.switchTo(demo.admin)
                 for path in [
-                    "/console/stores", "/console/moderation", "/console/mail", "/console/reports/sales", "/console/reports/on-time", "/account",
+                    "/console/stores", "/console/moderation", "/console/mail", "/console/reports/sales", "/console/reports/on-time",
+                    "/console/reports/desk", "/account",
                     "/console/products",
                     "/console/products/new", "/console/categories", "/console/webhooks", "/console/catalogue/import",
                 ] {

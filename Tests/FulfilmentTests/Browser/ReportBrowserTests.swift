@@ -129,4 +129,46 @@ struct ReportBrowserTests {
             #expect(try await app.form(.get, "/console/reports/on-time.csv?from=nonsense", cookie: cookie).status == .unprocessableContent)
         }
     }
+
+    @Test(
+        "a manager reads the wait from I'm here to hand-over by the hour they arrived: chart, totals, table and CSV",
+        .timeLimit(.minutes(4)), arguments: [360, 1280])
+    func deskReport(width: Int) async throws {
+        try await withApp { app in
+            let store = try await app.createStore(name: "Half Way Tree")
+            let manager = try await app.storeAccount(.manager, store: store, name: "Mo Manager")
+            let staff = try await app.signIn(role: .staff, store: store)
+            // UTC (no calendar): at 17:00 on the 3rd, waits of 4 and 12 minutes; one still waiting.
+            for (arrived, collected) in [
+                ("2026-11-03T17:05:00Z", "2026-11-03T17:09:00Z"), ("2026-11-03T17:30:00Z", "2026-11-03T17:42:00Z"),
+                ("2026-11-03T17:50:00Z", nil),
+            ] {
+                _ = try await OnTimeReportTests.order(
+                    app, store: store, slot: nil, placed: "2026-11-03T12:00:00Z", packed: "2026-11-03T13:00:00Z", collected: collected,
+                    arrived: arrived, staff: staff)
+            }
+            let week = "from=2026-11-01&to=2026-11-07"
+            try await withBrowser(width: width, height: 900, mobile: width < 800) { browser in
+                try await browser.signIn(manager, at: app.baseURL)
+                try await browser.open(app.baseURL + "/console/reports/on-time?\(week)")
+                try await browser.waitFor("#report-nav")
+                try await browser.click("#report-nav a[href^='/console/reports/desk']")
+                try await browser.waitFor("#wait-by-hour")
+                #expect(try await browser.text("#total-arrived") == "3")
+                #expect(try await browser.text("#total-handed-over") == "2")
+                #expect(try await browser.text("#wait-p50") == "8.0 min")
+                #expect(try await browser.count("#wait-by-hour rect") == 24)
+                try await browser.click("#hours-table summary")
+                #expect(try await browser.text("#hours-table tbody tr:nth-child(18)").contains("8.0 min"))
+                try await ShopBrowserTests.checkPage(browser, "console-report-desk", width: width)
+            }
+            let cookie = try await app.consoleCookie(manager)
+            let csv = try await app.form(.get, "/console/reports/desk.csv?\(week)", cookie: cookie)
+            #expect(csv.status == .ok)
+            let lines = csv.text.split(separator: "\r\n").map(String.init)
+            #expect(lines.count == 25)
+            #expect(lines[18] == "17:00,3,2,8.0,11.2")
+            #expect(lines[1] == "00:00,0,0,,")
+        }
+    }
 }

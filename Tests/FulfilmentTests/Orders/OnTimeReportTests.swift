@@ -12,10 +12,10 @@ import Testing
 @Suite("Reports: ready on time")
 struct OnTimeReportTests {
     /// An order of `store` as the report reads it: its slot (30 minutes), when it was placed,
-    /// packed and handed over (by `staff`), or cancelled. Times are UTC; the store is Kingston's.
+    /// packed and handed over (by `staff`), or cancelled; when the customer said "I'm here". Times are UTC; the store is Kingston's.
     static func order(
         _ app: TestApp, store: String, slot: String?, placed: String, packed: String? = nil, collected: String? = nil,
-        cancelled: Bool = false, staff: Session
+        cancelled: Bool = false, arrived: String? = nil, staff: Session
     ) async throws -> String {
         let id = try await app.placeOrder(store: store).1["id"].string!
         let status = cancelled ? "cancelled" : collected != nil ? "completed" : packed != nil ? "packaged" : "pending"
@@ -27,9 +27,10 @@ struct OnTimeReportTests {
                 completed_at = nullif($6, '')::timestamptz, collected_at = nullif($6, '')::timestamptz,
                 paid_at = nullif($6, '')::timestamptz, payment_status = CASE WHEN $6 = '' THEN 'unpaid' ELSE 'paid' END,
                 collected_by = CASE WHEN $6 = '' THEN NULL ELSE $7::uuid END,
-                cancelled_at = CASE WHEN $2 = 'cancelled' THEN $3::timestamptz + interval '1 hour' END
+                cancelled_at = CASE WHEN $2 = 'cancelled' THEN $3::timestamptz + interval '1 hour' END,
+                arrived_at = nullif($8, '')::timestamptz
             WHERE id = $1
-            """, [id, status, placed, slot ?? "", packed ?? "", collected ?? "", staff.userID], on: app.database)
+            """, [id, status, placed, slot ?? "", packed ?? "", collected ?? "", staff.userID, arrived ?? ""], on: app.database)
         return id
     }
 

@@ -14,7 +14,7 @@ enum ReportFrame {
 
     /// The reports, as the nav names them: path and label.
     static let reports: [(path: String, label: String)] = [
-        ("/console/reports/sales", "Sales"), ("/console/reports/on-time", "On time"),
+        ("/console/reports/sales", "Sales"), ("/console/reports/on-time", "On time"), ("/console/reports/desk", "At the desk"),
     ]
 
     /// The nav of the reports, this one marked as the current page; the other links keep the
