@@ -164,6 +164,10 @@ package enum AccessPolicy {
         "listOrderMessages": .signedIn,
         "listOrderPayments": .signedIn,
         "getSalesReport": .managerOrAdmin,
+        // A report of the store in the path (issue 46): its manager, or the chain's admin. Another
+        // store's manager is refused here; the SQL binds the caller's scope as well.
+        "getOnTimeReport": .storeManagerOrAdmin,
+        "getDeskReport": .storeManagerOrAdmin,
         // CSV imports (issue 46): a store's manager their store's prices, places and stock; the
         // chain's admin the catalogue with any store's stock.
         "createCatalogueImport": .storeManagerOrAdmin,

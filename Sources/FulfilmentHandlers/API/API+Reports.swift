@@ -26,3 +26,56 @@ extension Components.Schemas.SalesReport {
             })
     }
 }
+
+extension API {
+    func getOnTimeReport(_ input: Operations.GetOnTimeReport.Input) async throws -> Operations.GetOnTimeReport.Output {
+        guard let store = StoreID(input.path.storeId) else { throw ReportError.storeNotFound }
+        let report = try await services.reports.onTime(
+            of: store, from: input.query.from, to: input.query.to, by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(.init(report))))
+    }
+}
+
+extension Components.Schemas.OnTimeReport {
+    init(_ report: OnTimeReport) {
+        let total = report.total
+        self.init(
+            storeId: report.store.description, from: report.range.from.description, to: report.range.to.description,
+            timeZone: report.zone.identifier, onTime: Int64(total.onTime), late: Int64(total.late), notYetDue: Int64(total.notYetDue),
+            cancelled: Int64(total.cancelled), onTimeShare: total.onTimeShare, placedToReady: .init(report.placedToReady),
+            readyToCollected: .init(report.readyToCollected),
+            days: report.days.map {
+                .init(
+                    date: $0.day.description, onTime: Int64($0.bucket.onTime), late: Int64($0.bucket.late),
+                    notYetDue: Int64($0.bucket.notYetDue), cancelled: Int64($0.bucket.cancelled), onTimeShare: $0.bucket.onTimeShare)
+            },
+            hours: report.hours.enumerated().map { hour, bucket in
+                .init(hour: hour, onTime: Int64(bucket.onTime), late: Int64(bucket.late), onTimeShare: bucket.onTimeShare)
+            })
+    }
+}
+
+extension Components.Schemas.MinutePercentiles {
+    init(_ percentiles: MinutePercentiles) {
+        self.init(count: Int64(percentiles.count), p50Minutes: percentiles.p50, p90Minutes: percentiles.p90)
+    }
+}
+
+extension API {
+    func getDeskReport(_ input: Operations.GetDeskReport.Input) async throws -> Operations.GetDeskReport.Output {
+        guard let store = StoreID(input.path.storeId) else { throw ReportError.storeNotFound }
+        let report = try await services.reports.desk(
+            of: store, from: input.query.from, to: input.query.to, by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(.init(report))))
+    }
+}
+
+extension Components.Schemas.DeskReport {
+    init(_ report: DeskReport) {
+        self.init(
+            storeId: report.store.description, from: report.range.from.description, to: report.range.to.description,
+            timeZone: report.zone.identifier, arrived: Int64(report.total.arrived), handedOver: .init(report.total.wait),
+            hours: report.hours.enumerated().map { hour, bucket in .init(hour: hour, arrived: Int64(bucket.arrived), handedOver: .init(bucket.wait)) }
+        )
+    }
+}

@@ -133,7 +133,9 @@ struct AccessibilityAuditTests {
                 try await walk.switchTo(demo.manager)
                 for path in [
                     "/console/stock", "/console/stock?q=rice", "/console/sales", "/console/coupons", "/console/news", "/console/moderation",
-                    "/console/mail", "/console/reports/sales", "/console/people", "/console/settings", "/console/products",
+                    "/console/mail", "/console/reports/sales", "/console/reports/on-time", "/console/reports/desk", "/console/people",
+                    "/console/settings",
+                    "/console/products",
                     "/console/webhooks", "/console/catalogue/import",
                 ] {
                     try await walk.audit(path)
@@ -147,7 +149,9 @@ struct AccessibilityAuditTests {
                 walk.persona = "admin"
                 try await walk.switchTo(demo.admin)
                 for path in [
-                    "/console/stores", "/console/moderation", "/console/mail", "/console/reports/sales", "/account", "/console/products",
+                    "/console/stores", "/console/moderation", "/console/mail", "/console/reports/sales", "/console/reports/on-time",
+                    "/console/reports/desk", "/account",
+                    "/console/products",
                     "/console/products/new", "/console/categories", "/console/webhooks", "/console/catalogue/import",
                 ] {
                     try await walk.audit(path)

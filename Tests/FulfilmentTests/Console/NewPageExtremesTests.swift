@@ -35,8 +35,10 @@ struct NewPageExtremesTests {
                 let calendar = try await app.form(.post, "/console/settings/calendar", fields, cookie: cookie)
                 #expect((400..<500).contains(calendar.status.code), "calendar \(value): \(calendar.status)")
                 let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-                let report = try await app.form(.get, "/console/reports/sales?from=\(encoded)&to=\(encoded)", cookie: cookie)
-                #expect(report.status == .unprocessableContent, "report \(value)")
+                for report in ["sales", "on-time", "desk"] {
+                    let page = try await app.form(.get, "/console/reports/\(report)?from=\(encoded)&to=\(encoded)", cookie: cookie)
+                    #expect(page.status == .unprocessableContent, "\(report) report \(value)")
+                }
                 let search = try await app.form(.get, "/console/order-search?q=\(encoded)", cookie: cookie)
                 #expect(search.status == .ok, "a number is a search like any text: \(value)")
                 let api = try await app.request(.get, "/v1/stores/\(store)/orders?q=\(encoded)&limit=\(encoded)", token: staff.token)

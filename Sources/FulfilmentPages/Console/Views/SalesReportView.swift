@@ -5,43 +5,18 @@ import FulfilmentDomain
 /// chart drawn on the server with its table, and each as CSV. The chain's admin first chooses a
 /// store.
 enum SalesReportView {
-    /// What the page was asked for, kept in the form and the CSV links.
-    struct Chosen {
-        var store: StoreID?
-        var from: String?
-        var to: String?
-    }
+    typealias Chosen = ReportFrame.Chosen
 
     static func page(session: ConsoleSession, chosen: Chosen, stores: [StoreRecord], report: SalesReport?, notice: Notice?) -> ConsolePage {
         ConsolePage(
             title: "Sales report", session: session,
             body: """
+                \(ReportFrame.nav(current: "/console/reports/sales", chosen, range: report?.range))
                 <h1>Sales</h1>
                 \(notice.map { $0.render(id: "report-note") } ?? .empty)
-                \(rangeForm(chosen, report: report, stores: stores))
+                \(ReportFrame.rangeForm(action: "/console/reports/sales", chosen, range: report?.range, stores: stores))
                 \(report.map(body) ?? (chosen.store == nil ? "<p class=\"hint\">Choose a store.</p>" as HTML : .empty))
                 """)
-    }
-
-    /// The range as a GET form: dates in the store's calendar, a shareable address.
-    static func rangeForm(_ chosen: Chosen, report: SalesReport?, stores: [StoreRecord]) -> HTML {
-        let options = stores.map { store -> HTML in
-            "<option value=\"\(store.id)\"\(store.id == chosen.store ? " selected" as HTML : .empty)>\(store.name) (\(store.code))</option>"
-        }
-        let storeField: HTML =
-            stores.isEmpty
-            ? .empty
-            : """
-            <p><label for="report-store">Store</label><select id="report-store" name="store">\(HTML.join(options))</select></p>
-            """
-        return """
-            <form method="get" action="/console/reports/sales" class="report-range" id="report-range">
-            \(storeField)
-            <p><label for="report-from">From</label><input id="report-from" name="from" type="date" min="2000-01-01" max="2100-12-31" value="\(report.map { "\($0.range.from)" } ?? chosen.from ?? "")"></p>
-            <p><label for="report-to">To</label><input id="report-to" name="to" type="date" min="2000-01-01" max="2100-12-31" value="\(report.map { "\($0.range.to)" } ?? chosen.to ?? "")"></p>
-            <p><button type="submit" id="show-report">Show</button></p>
-            </form>
-            """
     }
 
     static func body(_ report: SalesReport) -> HTML {
@@ -107,9 +82,7 @@ enum SalesReportView {
     }
 
     /// The CSV links' query (already escaped for the attribute by the caller's interpolation).
-    private static func csvQuery(_ report: SalesReport) -> String {
-        "store=\(report.store)&from=\(report.range.from)&to=\(report.range.to)"
-    }
+    private static func csvQuery(_ report: SalesReport) -> String { ReportFrame.csvQuery(store: report.store, range: report.range) }
 
     private static func orders(_ count: Int) -> String { count == 1 ? "1 order" : "\(count) orders" }
 
