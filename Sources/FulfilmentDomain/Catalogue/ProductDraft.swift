@@ -55,7 +55,8 @@ package struct ProductChange: Sendable, Equatable {
 package enum ProductRules {
     package static func sku(_ raw: String) throws(CatalogueError) -> String {
         let sku = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...64).contains(sku.count), !sku.contains(where: \.isWhitespace) else {
+        // Counted as the contract's maxLength counts (code points), before and after trimming.
+        guard raw.unicodeScalars.count <= 64, (1...64).contains(sku.unicodeScalars.count), !sku.contains(where: \.isWhitespace) else {
             throw .invalidField("sku", "A SKU is 1 to 64 characters without spaces.")
         }
         return sku

@@ -15,6 +15,10 @@ extension API {
             // Stop reading as soon as it is too large; never hold more than the limit.
             if file.count > CatalogueImports.maximumBytes { throw CatalogueImportError.fileTooLarge(limit: CatalogueImports.maximumBytes) }
         }
+        // No body is no file (the contract requires one): said, not previewed as an empty file.
+        guard !file.isEmpty else {
+            throw APIError(.unprocessableContent, "invalid_field", "Send the CSV file as the request's body.", details: ["field": "body"])
+        }
         let record = try await services.catalogueImports.preview(
             file, fileName: input.query.fileName, store: store, by: try Identity.required, logger: logger)
         return .created(.init(body: .json(.init(record))))

@@ -121,6 +121,11 @@ struct CatalogueImportPreviewTests {
             let tooLarge = try await app.uploadImport(huge, store: a.id, token: managerA.token)
             #expect(tooLarge.status == .contentTooLarge)
             #expect(tooLarge.json["error"]["message"].string?.contains("at most 8 MiB") == true)
+            // No body is no file: said, nothing stored (found by the contract fuzz).
+            let before = try await sql("SELECT count(*)::text FROM catalogue_imports", on: app.database)
+            let empty = try await app.uploadImport("", store: a.id, token: managerA.token)
+            #expect(empty.status == .unprocessableContent && empty.json["error"]["details"]["field"].string == "body")
+            #expect(try await sql("SELECT count(*)::text FROM catalogue_imports", on: app.database) == before)
         }
     }
 }
