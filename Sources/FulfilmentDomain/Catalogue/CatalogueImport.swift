@@ -138,6 +138,16 @@ public struct CatalogueImport: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Whether the file's first line names at least one column the import knows. A file that
+    /// does not is not a catalogue at all, refused before it is kept as an import to preview.
+    package static func headerNamesAColumn(_ csv: String) -> Bool {
+        let firstLine = csv.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }
+        // A header CSV cannot read is told as its line's problem by the preview, not here.
+        guard let records = try? CSV.parse(String(firstLine)) else { return true }
+        guard let header = records.first else { return false }
+        return header.fields.contains { columns.contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }
+    }
+
     /// Checks every row in Swift: the good rows and the problems of every bad one. A problem with
     /// the header (an unknown, missing or doubled column) leaves no rows to check.
     package static func parse(_ csv: String, kind: Kind = .chain, currency: String, aisles: [String: AisleID]) -> Parsed {

@@ -16,6 +16,9 @@ public enum CatalogueImportError: Error, APIErrorConvertible, Equatable {
     case failed
     case fileTooLarge(limit: Int)
     case fileNameTooLong
+    /// The first line names none of the import's columns: not a catalogue CSV (a JSON body,
+    /// a spreadsheet saved as something else, a file without its header row).
+    case noHeader
 
     public var apiError: APIError {
         switch self {
@@ -40,6 +43,11 @@ public enum CatalogueImportError: Error, APIErrorConvertible, Equatable {
                 details: ["limitBytes": .int(limit)])
         case .fileNameTooLong:
             .invalidField("fileName", "A file name is at most 200 characters.")
+        case .noHeader:
+            .invalidField(
+                "body",
+                "The file's first line names none of the columns (\(CatalogueImport.columns.joined(separator: ", "))): upload a CSV file whose first line is its header. Nothing was stored."
+            )
         }
     }
 }

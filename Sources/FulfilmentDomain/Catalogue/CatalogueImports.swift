@@ -35,6 +35,7 @@ package struct CatalogueImports: Sendable {
             csv = ""
             unreadable = error.problems
         }
+        guard !unreadable.isEmpty || CatalogueImport.headerNamesAColumn(csv) else { throw CatalogueImportError.noHeader }
         let checked = try await database.rolledBack(logger: logger) { connection -> CatalogueImport.Checked? in
             guard let currency = try await CatalogueImportRecordQueries.currency(of: store, in: scope, on: connection, logger: logger) else {
                 return nil

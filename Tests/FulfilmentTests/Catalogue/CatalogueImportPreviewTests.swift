@@ -126,6 +126,17 @@ struct CatalogueImportPreviewTests {
             let empty = try await app.uploadImport("", store: a.id, token: managerA.token)
             #expect(empty.status == .unprocessableContent && empty.json["error"]["details"]["field"].string == "body")
             #expect(try await sql("SELECT count(*)::text FROM catalogue_imports", on: app.database) == before)
+            // A file whose first line names no column is not a catalogue (a JSON body, a file
+            // without its header): said, nothing stored. Found by the contract fuzz as admin.
+            for notCSV in ["{}", "QC-1,4\nQC-2,5\n", "[1, 2, 3]"] {
+                let refused = try await app.uploadImport(notCSV, store: a.id, token: managerA.token)
+                #expect(refused.status == .unprocessableContent && refused.json["error"]["details"]["field"].string == "body")
+                #expect(refused.json["error"]["message"].string?.contains("header") == true)
+            }
+            #expect(try await sql("SELECT count(*)::text FROM catalogue_imports", on: app.database) == before)
+            // One known column is enough to be told, line by line, what else is wrong.
+            let misnamed = try await app.uploadImport("sku,onhand\nQC-1,4\n", store: a.id, token: managerA.token)
+            #expect(misnamed.status == .created)
         }
     }
 }
