@@ -15,6 +15,8 @@ extension ReportQueries {
     package static func onTime(
         of store: StoreID, in scope: StoreScope, range: ReportRange, zone: TimeZone, now: Date, on client: PostgresClient, logger: Logger
     ) async throws -> OnTimeReport {
+        // The durations' statement runs beside the counts' on a second connection of the pool.
+        async let measured = onTimeDurations(of: store, in: scope, range: range, zone: zone, on: client, logger: logger)
         let rows = try await client.read(
             """
             WITH bounds AS MATERIALIZED (
@@ -60,15 +62,17 @@ extension ReportQueries {
                 total = bucket
             }
         }
-        let durations = try await onTimeDurations(of: store, in: scope, range: range, zone: zone, on: client, logger: logger)
+        let durations = try await measured
         return OnTimeReport(
             store: store, range: range, zone: zone, total: total, days: range.days.map { ($0, byDay[$0] ?? OnTimeReport.Bucket()) },
             hours: hours, placedToReady: durations.placedToReady, readyToCollected: durations.readyToCollected)
     }
 
     /// Placed to packed and packed to handed over, p50 and p90 in minutes, over the same orders
-    /// (not cancelled): a second statement, as an ordered-set aggregate sorts its rows and the
-    /// counts above are better hashed.
+    /// (not cancelled): a second statement, sent beside the first. Each duration is hashed into
+    /// its tenth of a minute in one pass of the index (a grouping set per duration), and the
+    /// percentiles are read from the two histograms (`MinutePercentiles(histogram:)`): sorting a
+    /// year's durations, twice, was most of the report's 1.3 s at a million orders.
     private static func onTimeDurations(
         of store: StoreID, in scope: StoreScope, range: ReportRange, zone: TimeZone, on client: PostgresClient, logger: Logger
     ) async throws -> (placedToReady: MinutePercentiles, readyToCollected: MinutePercentiles) {
@@ -77,25 +81,32 @@ extension ReportQueries {
             WITH bounds AS MATERIALIZED (
                 SELECT (\(range.from.description)::date::timestamp AT TIME ZONE \(zone.identifier)) AS first,
                        ((\(range.to.description)::date + 1)::timestamp AT TIME ZONE \(zone.identifier)) AS after
+            ), durations AS (
+                SELECT round(extract(epoch FROM o.packaged_at - o.created_at) / 6)::int8 AS placed_to_ready,
+                       round(extract(epoch FROM o.completed_at - o.packaged_at) / 6)::int8 AS ready_to_collected
+                FROM orders o
+                WHERE o.store_id = \(store.rawValue) AND \(scope, column: "o.store_id") AND o.status <> 'cancelled'
+                  AND o.packaged_at IS NOT NULL
+                  AND o.pickup_slot_start >= (SELECT first FROM bounds) AND o.pickup_slot_start < (SELECT after FROM bounds)
             )
-            SELECT count(o.packaged_at)::int8 AS packed,
-                   percentile_cont(ARRAY[0.5, 0.9]::float8[]) WITHIN GROUP (
-                       ORDER BY extract(epoch FROM o.packaged_at - o.created_at)::float8 / 60) AS placed_to_ready,
-                   count(*) FILTER (WHERE o.packaged_at IS NOT NULL AND o.completed_at IS NOT NULL)::int8 AS collected,
-                   percentile_cont(ARRAY[0.5, 0.9]::float8[]) WITHIN GROUP (
-                       ORDER BY extract(epoch FROM o.completed_at - o.packaged_at)::float8 / 60) AS ready_to_collected
-            FROM orders o
-            WHERE o.store_id = \(store.rawValue) AND \(scope, column: "o.store_id") AND o.status <> 'cancelled'
-              AND o.pickup_slot_start >= (SELECT first FROM bounds) AND o.pickup_slot_start < (SELECT after FROM bounds)
+            SELECT GROUPING(placed_to_ready, ready_to_collected) AS level,
+                   coalesce(placed_to_ready, ready_to_collected) AS tenths, count(*)::int8 AS orders
+            FROM durations
+            GROUP BY GROUPING SETS ((placed_to_ready), (ready_to_collected))
             """, logger: logger)
+        var placedToReady: [Int64: Int64] = [:]
+        var readyToCollected: [Int64: Int64] = [:]
         for try await row in rows {
             let r = row.makeRandomAccess()
-            return (
-                MinutePercentiles(count: Int(try r["packed"].decode(Int64.self)), minutes: try r["placed_to_ready"].decode([Double]?.self)),
-                MinutePercentiles(
-                    count: Int(try r["collected"].decode(Int64.self)), minutes: try r["ready_to_collected"].decode([Double]?.self))
-            )
+            // An order not yet handed over is the null group of the second set: not a duration.
+            guard let tenths = try r["tenths"].decode(Int64?.self) else { continue }
+            let orders = try r["orders"].decode(Int64.self)
+            if try r["level"].decode(Int32.self) == 0b01 {
+                placedToReady[tenths, default: 0] &+= orders
+            } else {
+                readyToCollected[tenths, default: 0] &+= orders
+            }
         }
-        return (MinutePercentiles(), MinutePercentiles())
+        return (MinutePercentiles(histogram: placedToReady), MinutePercentiles(histogram: readyToCollected))
     }
 }

@@ -142,4 +142,26 @@ struct OnTimeReportTests {
         #expect(MinutePercentiles(count: 1, minutes: [-3, -3]) == MinutePercentiles(count: 1, p50: 0, p90: 0))
         #expect(MinutePercentiles(count: 0, minutes: nil) == MinutePercentiles())
     }
+
+    @Test("from a histogram of tenths, the percentiles are percentile_cont's over the same durations")
+    func percentilesFromAHistogram() {
+        // 90, 190 and 510 minutes: the median is the middle one, p90 interpolated 80% of the way.
+        #expect(MinutePercentiles(histogram: [900: 1, 1900: 1, 5100: 1]) == MinutePercentiles(count: 3, p50: 190, p90: 446))
+        // Two waits of 50 and 60 minutes: the median is their mean.
+        #expect(MinutePercentiles(histogram: [500: 1, 600: 1]) == MinutePercentiles(count: 2, p50: 55, p90: 59))
+        #expect(MinutePercentiles(histogram: [:]) == MinutePercentiles())
+        #expect(MinutePercentiles(histogram: [-30: 4]) == MinutePercentiles(count: 4, p50: 0, p90: 0))
+        // Many orders in few buckets, against the durations sorted one by one.
+        var generator = SystemRandomNumberGenerator()
+        let durations = (0..<2_000).map { _ in Int64.random(in: 0...900, using: &generator) }.sorted()
+        let histogram = Dictionary(durations.map { ($0, Int64(1)) }, uniquingKeysWith: +)
+        func exact(_ fraction: Double) -> Double {
+            let position = fraction * Double(durations.count - 1)
+            let low = Double(durations[Int(position.rounded(.down))])
+            let high = Double(durations[Int(position.rounded(.up))])
+            return (low + (position - position.rounded(.down)) * (high - low)) / 10
+        }
+        #expect(
+            MinutePercentiles(histogram: histogram) == MinutePercentiles(count: durations.count, minutes: [exact(0.5), exact(0.9)]))
+    }
 }
