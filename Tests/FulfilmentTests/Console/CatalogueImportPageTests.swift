@@ -102,6 +102,12 @@ struct CatalogueImportViewTests {
         #expect(markup.contains("<meta http-equiv=\"refresh\" content=\"2\">"))
         #expect(markup.contains("id=\"import-cancel\""))
         #expect(!markup.contains("id=\"import-start\""))
+        // Every row loaded: the last step writes them in one statement, which has no count.
+        var writing = Self.record(.running)
+        writing.progressDone = 5_000
+        let last = CatalogueImportView.page(session: Self.session, record: writing, admin: false, notice: nil).document.markup
+        #expect(last.contains("<progress id=\"import-progress\"></progress>"))
+        #expect(last.contains("All 5,000 rows checked and loaded; writing them"))
         let done = CatalogueImportView.page(session: Self.session, record: Self.record(.committed), admin: false, notice: nil).document.markup
         #expect(!done.contains("http-equiv=\"refresh\""))
         #expect(done.contains("Imported 5,000 rows: 0 new, 4,000 changed, 1,000 unchanged."))

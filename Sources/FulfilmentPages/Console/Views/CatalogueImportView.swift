@@ -108,7 +108,17 @@ enum CatalogueImportView {
         return "<p class=\"notice \(ok ? "notice-ok" : "notice-refused")\" id=\"import-status\" role=\"status\">\(sentence)</p>"
     }
 
+    /// Rows checked and loaded, counted as the worker COPYs them; then one statement writes them
+    /// all, which cannot count its rows: the bar turns indeterminate and says so, rather than
+    /// sitting at 100% while the biggest step runs.
     static func progress(_ record: CatalogueImportRecord) -> HTML {
+        if record.progressTotal > 0, record.progressDone >= record.progressTotal {
+            return """
+                <p><label for="import-progress">Writing to the catalogue</label><br>
+                <progress id="import-progress"></progress>
+                <span id="import-progress-words">All \(number(record.progressTotal)) rows checked and loaded; writing them in one go (this can take a minute for a big file)</span></p>
+                """
+        }
         let total = max(record.progressTotal, 1)
         let done = min(record.progressDone, total)
         return """
