@@ -9,10 +9,12 @@ package struct ProductDraft: Sendable, Equatable {
     package var description: String
     package var category: String
     package var price: Money
+    /// The pack size as the shelf label says it ("500 g"); empty when not given.
+    package var size: String
 
     package init(
         sku: String, barcode: String?, name: String, brand: String?, description: String?, category: String?,
-        price: Money
+        price: Money, size: String? = nil
     ) throws(CatalogueError) {
         self.sku = try ProductRules.sku(sku)
         self.barcode = try ProductRules.barcode(barcode)
@@ -21,6 +23,7 @@ package struct ProductDraft: Sendable, Equatable {
         self.description = try ProductRules.text(description ?? "", field: "description", limit: 2000)
         self.category = try ProductRules.text(category ?? "", field: "category", limit: 100)
         self.price = price
+        self.size = try ProductRules.size(size ?? "")
     }
 }
 
@@ -35,10 +38,11 @@ package struct ProductChange: Sendable, Equatable {
     package var category: String?
     package var price: Money?
     package var discontinued: Bool?
+    package var size: String?
 
     package init(
         sku: String? = nil, barcode: Barcode?? = nil, name: String? = nil, brand: String? = nil, description: String? = nil, category: String? = nil,
-        price: Money? = nil, discontinued: Bool? = nil
+        price: Money? = nil, discontinued: Bool? = nil, size: String? = nil
     ) {
         self.sku = sku
         self.barcode = barcode
@@ -48,6 +52,7 @@ package struct ProductChange: Sendable, Equatable {
         self.category = category
         self.price = price
         self.discontinued = discontinued
+        self.size = size
     }
 }
 
@@ -84,6 +89,15 @@ package enum ProductRules {
             throw .invalidField("price.currency", "The currency must be a three-letter ISO code such as JMD.")
         }
         return Money(amount: amount, currency: currency)
+    }
+
+    /// A pack size: at most 40 characters, as a shelf label has room for. Counted in code
+    /// points as sent (the contract's maxLength, and PostgreSQL's `length` in the column's check).
+    package static func size(_ raw: String) throws(CatalogueError) -> String {
+        guard raw.unicodeScalars.count <= 40, !raw.unicodeScalars.contains("\u{0}") else {
+            throw .invalidField("size", "A pack size is at most 40 characters (\"500 g\", \"6 × 330 ml\").")
+        }
+        return raw.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     package static func text(_ raw: String, field: String, limit: Int) throws(CatalogueError) -> String {

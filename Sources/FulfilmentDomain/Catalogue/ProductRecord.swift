@@ -10,6 +10,8 @@ package struct ProductRecord: Sendable, Equatable {
     package var brand: String
     package var description: String
     package var category: String
+    /// The pack size as the shelf label says it ("500 g"); empty when not given (migration 059).
+    package var size: String = ""
     package var priceAmount: Int64
     package var currency: String
     package var discontinued: Bool

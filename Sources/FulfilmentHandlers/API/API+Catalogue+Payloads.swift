@@ -49,7 +49,7 @@ extension Components.Schemas.Product {
         let id = product.id.description
         self.init(
             id: id, sku: product.sku, barcode: product.barcode, name: product.name, brand: product.brand,
-            description: product.description, category: product.category,
+            description: product.description, category: product.category, size: product.size,
             price: .init(amount: product.priceAmount, currency: product.currency),
             regularPrice: product.sale.map { .init(amount: $0.regularAmount, currency: product.currency) }, saleEndsAt: product.sale?.endsAt,
             discontinued: product.discontinued,

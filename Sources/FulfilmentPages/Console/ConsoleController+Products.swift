@@ -56,7 +56,7 @@ extension ConsoleController {
                     id,
                     ProductChange(
                         sku: draft.sku, barcode: .some(draft.barcode), name: draft.name, brand: draft.brand, description: draft.description,
-                        category: draft.category, price: draft.price), logger: visit.logger)
+                        category: draft.category, price: draft.price, size: draft.size), logger: visit.logger)
                 return "Saved \(saved.name) at \(MoneyText.format(saved.priceAmount, saved.currency))."
             }
         }
@@ -178,7 +178,7 @@ extension ConsoleController {
         return try ProductDraft(
             sku: form["sku"] ?? "", barcode: form["barcode"], name: form["name"] ?? "", brand: form["brand"],
             description: form["description"], category: form["category"],
-            price: try ProductRules.price(amount: amount, currency: form.text("currency") ?? ""))
+            price: try ProductRules.price(amount: amount, currency: form.text("currency") ?? ""), size: form["size"])
     }
 
     /// An image's place from the address: one a gallery may have, else not found.

@@ -60,9 +60,12 @@ struct ProductsBrowserTests {
                 try await browser.type("460", into: "#product-price")
                 try await browser.clear("#product-name")
                 try await browser.type("Ackee in brine, 540 g", into: "#product-name")
+                try await browser.type("540 g", into: "#product-size")
                 try await browser.click("#save-product")
                 try await browser.waitFor("the save") { try await browser.text("#product-note").hasPrefix("Saved") }
                 #expect(try await browser.text("#product-note") == "Saved Ackee in brine, 540 g at JMD 460.00.")
+                #expect(try await browser.attribute("#product-size", "value") == "540 g", "the pack size is kept")
+                #expect(try await sql("SELECT size FROM products WHERE sku = $1", [sku], on: app.database)[0][0] == "540 g")
 
                 try await browser.type("18", into: "#chain-minimum-age")
                 try await browser.click("#save-minimum-age")

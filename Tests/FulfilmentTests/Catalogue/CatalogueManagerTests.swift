@@ -149,6 +149,7 @@ struct CatalogueManagerTests {
             #expect(created.status == .created, "\(created.text)")
             let id = try #require(created.json["id"].string)
             #expect(created.json["discontinued"].bool == false)
+            #expect(created.json["size"].string == "", "no pack size given is none")
             let again = try await app.request(.post, "/v1/products", json: body, token: admin.token)
             #expect(again.status == .conflict)
             #expect(again.errorCode == "sku_taken")
@@ -179,6 +180,13 @@ struct CatalogueManagerTests {
             #expect(edited.json["price"]["amount"].int == 240000)
             #expect(edited.json["barcode"] == .null)
             #expect(edited.json["name"].string == "Blue Mountain Coffee 200g")
+            // The pack size, as the shelf label says it; over 40 characters is refused, nothing changed.
+            let sized = try await app.request(.patch, "/v1/products/\(id)", json: ["size": " 200 g "], token: admin.token)
+            #expect(sized.json["size"].string == "200 g")
+            let tooLong = try await app.request(
+                .patch, "/v1/products/\(id)", json: ["size": .string(String(repeating: "g", count: 41))], token: admin.token)
+            #expect(tooLong.status == .unprocessableContent && tooLong.json["error"]["details"]["field"].string == "size")
+            #expect(try await app.request(.get, "/v1/products/\(id)").json["size"].string == "200 g")
             #expect(try await app.names("/v1/products?q=jablum") == ["Blue Mountain Coffee 200g"])
             let gone = try await app.request(.post, "/v1/products/\(id)/discontinue", token: admin.token)
             #expect(gone.json["discontinued"].bool == true)

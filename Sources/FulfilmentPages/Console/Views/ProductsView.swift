@@ -22,7 +22,7 @@ enum ProductsView {
                 product.stock?.location.map { "Aisle \($0.aisleCode)\($0.bay.map { " bay \($0)" } ?? "")" } ?? "<span class=\"hint\">No place</span>"
             return """
                 <tr id="product-\(product.id)">
-                <td data-label="Product"><a href="/console/products/\(product.id)">\(product.name)</a>\(product.brand.isEmpty ? "" : " <span class=\"hint\">\(product.brand)</span>")</td>
+                <td data-label="Product"><a href="/console/products/\(product.id)">\(product.name)</a>\(Self.hint([product.brand, product.size]))</td>
                 <td data-label="SKU">\(product.sku)</td>
                 <td data-label="Category">\(product.category.isEmpty ? "–" : product.category)</td>
                 <td data-label="\(isAdmin ? "Price" : "Price here")">\(MoneyText.format(product.priceAmount, product.currency))</td>
@@ -78,10 +78,16 @@ enum ProductsView {
     }
 
     /// The product's fields as a form shows them: stored, or as a refused form sent them.
+    /// A product's brand and pack size beside its name, when it has them.
+    static func hint(_ words: [String]) -> HTML {
+        let words = words.filter { !$0.isEmpty }
+        return words.isEmpty ? "" : " <span class=\"hint\">\(words.joined(separator: " · "))</span>"
+    }
+
     static func fields(_ product: ProductRecord?, minimumAge: Int?, currency: String) -> ConsoleForm {
         guard let product else { return ConsoleForm(fields: ["currency": currency]) }
         return ConsoleForm(fields: [
-            "sku": product.sku, "barcode": product.barcode ?? "", "name": product.name, "brand": product.brand,
+            "sku": product.sku, "barcode": product.barcode ?? "", "name": product.name, "brand": product.brand, "size": product.size,
             "description": product.description, "category": product.category,
             "price": MoneyText.plain(product.priceAmount, product.currency), "currency": product.currency,
             "minimumAge": minimumAge.map(String.init) ?? "",
@@ -96,6 +102,7 @@ enum ProductsView {
             <form method="post" action="\(action)" class="fields roomy" id="product-form">\(csrf)
             <p class="field wide"><label for="product-name">Name</label><input id="product-name" name="name" required maxlength="200" value="\(value("name"))"></p>
             <p class="field"><label for="product-brand">Brand</label><input id="product-brand" name="brand" maxlength="100" value="\(value("brand"))"></p>
+            <p class="field"><label for="product-size">Pack size</label><input id="product-size" name="size" maxlength="40" placeholder="500 g" value="\(value("size"))"></p>
             <p class="field"><label for="product-sku">SKU</label><input id="product-sku" name="sku" required maxlength="64" value="\(value("sku"))" autocomplete="off"></p>
             <p class="field"><label for="product-barcode">Barcode (EAN-13, EAN-8, UPC-A; checked)</label><input id="product-barcode" name="barcode" inputmode="numeric" maxlength="14" value="\(value("barcode"))" autocomplete="off"></p>
             <p class="field"><label for="product-category-field">Category</label><input id="product-category-field" name="category" maxlength="100" list="known-categories" value="\(value("category"))"></p>
@@ -220,6 +227,7 @@ enum ProductsView {
             <dt>SKU</dt><dd>\(product.sku)</dd>
             <dt>Barcode</dt><dd>\(product.barcode ?? "–")</dd>
             <dt>Brand</dt><dd>\(product.brand.isEmpty ? "–" : product.brand)</dd>
+            <dt>Pack size</dt><dd>\(product.size.isEmpty ? "–" : product.size)</dd>
             <dt>Category</dt><dd>\(product.category.isEmpty ? "–" : product.category)</dd>
             <dt>Minimum age</dt><dd>\(details.ages.holding.map { "\($0) or over" } ?? "Anyone")</dd>
             </dl>

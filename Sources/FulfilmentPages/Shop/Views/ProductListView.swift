@@ -50,7 +50,7 @@ enum ProductListView {
                     \(thumbnail(product))
                     <div class="product-words">
                     <h3 class="product-name"><a href="\(path(product))">\(product.name)</a></h3>
-                    <p class="hint">\([product.brand, product.category].filter { !$0.isEmpty }.joined(separator: " · "))</p>
+                    <p class="hint">\([product.brand, product.size, product.category].filter { !$0.isEmpty }.joined(separator: " · "))</p>
                     <p class="price">\(price)</p>
                     <p class="stock \(available > 0 ? "in" : "out")">\(Self.stockText(product))</p>
                     <p class="where">\(Self.whereText(product))</p>

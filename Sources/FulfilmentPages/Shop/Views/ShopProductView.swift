@@ -70,7 +70,7 @@ enum ShopProductView {
                 \(gallery(product))
                 <div class="product-facts">
                 <h1>\(product.name)</h1>
-                <p class="hint">\([product.brand, product.category].filter { !$0.isEmpty }.joined(separator: " · "))</p>
+                <p class="hint">\([product.brand, product.size, product.category].filter { !$0.isEmpty }.joined(separator: " · "))</p>
                 \(rating)
                 <p class="price">\(price)</p>
                 <p class="stock \(available > 0 ? "in" : "out")" id="stock">\(ProductListView.stockText(product))</p>
@@ -171,6 +171,7 @@ enum ShopProductView {
         ]
         if !product.brand.isEmpty { data["brand"] = ["@type": "Brand", "name": product.brand] }
         if !product.description.isEmpty { data["description"] = product.description }
+        if !product.size.isEmpty { data["size"] = product.size }
         if let barcode = product.barcode { data["gtin"] = barcode }
         if let publicURL {
             if product.hasImage { data["image"] = "\(publicURL)/v1/products/\(product.id)/image" }
