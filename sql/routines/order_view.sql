@@ -7,7 +7,9 @@
 -- history entry its kind and detail. Each line also says what it holds now (`held`,
 -- held_quantity: short picks, a refused substitute, a line removed at the desk) and what it costs
 -- now (`amount`, order_line_amount: what recompute_order_total adds up), so the lines a customer
--- reads add up to the order's total.
+-- reads add up to the order's total. Each line says the tax class and rate it kept (migration
+-- 060), and the order ends with its store's tax (name, registration number, the seller's name
+-- and address for a VAT receipt), as JSON text, when the store is in a jurisdiction.
 -- `OrderQueries.order` reads this; `collect_order_viewed` returns it after the scan.
 CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LANGUAGE sql STABLE ROWS 1 AS $$
     SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
@@ -22,7 +24,8 @@ CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LAN
                        'substituteFor', l.substitute_for, 'substitutionStatus', l.substitution_status,
                        'decidedAt', ((extract(epoch FROM l.substitution_decided_at) - 946684800) * 1000000)::int8,
                        'pickedShort', l.picked_short, 'held', held_quantity(l, o.packaged_at IS NOT NULL),
-                       'amount', order_line_amount(l, held_quantity(l, o.packaged_at IS NOT NULL)))
+                       'amount', order_line_amount(l, held_quantity(l, o.packaged_at IS NOT NULL)),
+                       'taxClass', l.tax_class, 'taxRate', l.tax_rate_bp)
                    ORDER BY l.name, l.product_id), '[]')
             FROM order_lines l WHERE l.order_id = o.id)::text,
            (SELECT coalesce(json_agg(json_build_object(
@@ -38,7 +41,9 @@ CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LAN
            o.discount_amount,
            CASE WHEN o.arrived_at IS NOT NULL THEN json_build_object(
                'at', ((extract(epoch FROM o.arrived_at) - 946684800) * 1000000)::int8, 'bay', o.arrival_bay,
-               'vehicle', o.arrival_vehicle, 'note', o.arrival_note)::text END
+               'vehicle', o.arrival_vehicle, 'note', o.arrival_note)::text END,
+           (SELECT json_build_object('name', j.tax_name, 'number', s.tax_number, 'seller', s.name, 'address', s.address)::text
+            FROM stores s JOIN tax_jurisdictions j ON j.code = s.tax_jurisdiction WHERE s.id = o.store_id)
     FROM orders o
     JOIN users u ON u.id = o.customer_id
     LEFT JOIN pickup_tokens t ON t.order_id = o.id

@@ -11,10 +11,12 @@ package struct ProductDraft: Sendable, Equatable {
     package var price: Money
     /// The pack size as the shelf label says it ("500 g"); empty when not given.
     package var size: String
+    /// How it is taxed (issue 48): standard unless said.
+    package var taxClass: TaxClass
 
     package init(
         sku: String, barcode: String?, name: String, brand: String?, description: String?, category: String?,
-        price: Money, size: String? = nil
+        price: Money, size: String? = nil, taxClass: TaxClass = .standard
     ) throws(CatalogueError) {
         self.sku = try ProductRules.sku(sku)
         self.barcode = try ProductRules.barcode(barcode)
@@ -24,6 +26,7 @@ package struct ProductDraft: Sendable, Equatable {
         self.category = try ProductRules.text(category ?? "", field: "category", limit: 100)
         self.price = price
         self.size = try ProductRules.size(size ?? "")
+        self.taxClass = taxClass
     }
 }
 
@@ -39,10 +42,11 @@ package struct ProductChange: Sendable, Equatable {
     package var price: Money?
     package var discontinued: Bool?
     package var size: String?
+    package var taxClass: TaxClass?
 
     package init(
         sku: String? = nil, barcode: Barcode?? = nil, name: String? = nil, brand: String? = nil, description: String? = nil, category: String? = nil,
-        price: Money? = nil, discontinued: Bool? = nil, size: String? = nil
+        price: Money? = nil, discontinued: Bool? = nil, size: String? = nil, taxClass: TaxClass? = nil
     ) {
         self.sku = sku
         self.barcode = barcode
@@ -53,6 +57,7 @@ package struct ProductChange: Sendable, Equatable {
         self.price = price
         self.discontinued = discontinued
         self.size = size
+        self.taxClass = taxClass
     }
 }
 

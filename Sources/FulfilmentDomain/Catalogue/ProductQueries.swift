@@ -287,9 +287,9 @@ package enum ProductQueries {
         _ = try await CatalogueError.mappingDatabaseErrors {
             try await client.run(
                 """
-                INSERT INTO products (id, sku, barcode, name, brand, description, category, price_amount, currency, size)
+                INSERT INTO products (id, sku, barcode, name, brand, description, category, price_amount, currency, size, tax_class)
                 VALUES (\(id.rawValue), \(draft.sku), \(draft.barcode?.digits), \(draft.name), \(draft.brand), \(draft.description),
-                        \(draft.category), \(draft.price.amount), \(draft.price.currency), \(draft.size))
+                        \(draft.category), \(draft.price.amount), \(draft.price.currency), \(draft.size), \(draft.taxClass.rawValue))
                 """, logger: logger)
         }
         return id
@@ -308,6 +308,7 @@ package enum ProductQueries {
                     description = COALESCE(\(change.description), description),
                     category = COALESCE(\(change.category), category),
                     size = COALESCE(\(change.size), size),
+                    tax_class = COALESCE(\(change.taxClass?.rawValue), tax_class),
                     price_amount = COALESCE(\(change.price?.amount), price_amount),
                     currency = COALESCE(\(change.price?.currency), currency),
                     discontinued = COALESCE(\(change.discontinued), discontinued),
@@ -324,7 +325,7 @@ package enum ProductQueries {
     /// `products p`, `stock s` (for the store asked about, or none) and ``extraJoins``. The price
     /// is the store's (`store_price`: its own, or else the catalogue's) where the row has a store.
     package static let columns = """
-        p.id AS p_id, p.sku, p.barcode, p.name AS p_name, p.brand, p.description, p.category, p.size,
+        p.id AS p_id, p.sku, p.barcode, p.name AS p_name, p.brand, p.description, p.category, p.size, p.tax_class,
         store_price(p.id, s.store_id) AS price_amount, p.currency::text AS currency, p.discontinued, img.product_id IS NOT NULL AS has_image,
         store_regular_price(p.id, s.store_id) AS regular_amount, store_sale_ends_at(p.id, s.store_id) AS sale_ends_at,
         p.rating_count, p.rating_sum, p.slug, s.store_id, s.on_hand, s.reserved, s.min_supply,
@@ -357,6 +358,7 @@ package enum ProductQueries {
             barcode: try r["barcode"].decode(String?.self), name: try r["p_name"].decode(String.self),
             brand: try r["brand"].decode(String.self), description: try r["description"].decode(String.self),
             category: try r["category"].decode(String.self), size: try r["size"].decode(String.self),
+            taxClass: TaxClass(rawValue: try r["tax_class"].decode(String.self)) ?? .standard,
             priceAmount: try r["price_amount"].decode(Int64.self),
             currency: try r["currency"].decode(String.self), discontinued: try r["discontinued"].decode(Bool.self),
             hasImage: try r["has_image"].decode(Bool.self), stock: stock,

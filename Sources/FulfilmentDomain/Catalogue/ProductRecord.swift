@@ -12,6 +12,8 @@ package struct ProductRecord: Sendable, Equatable {
     package var category: String
     /// The pack size as the shelf label says it ("500 g"); empty when not given (migration 059).
     package var size: String = ""
+    /// How it is taxed (migration 060).
+    package var taxClass: TaxClass = .standard
     package var priceAmount: Int64
     package var currency: String
     package var discontinued: Bool

@@ -44,6 +44,9 @@ public struct OrderLine: Sendable, Equatable {
     /// What the line costs now (`order_line_amount` of what it holds, after its coupon share):
     /// the lines' amounts add up to the order's total. Nil on a line just placed.
     public var chargedAmount: Int64? = nil
+    /// Its tax class and rate, kept when it was written (issue 48); nil at a store without a
+    /// jurisdiction, and on lines written before tax was recorded.
+    public var tax: LineTax? = nil
 
     /// A substitute the customer rejected: it stays in the store, holds no stock, costs nothing.
     public var isRejected: Bool { substitute?.status == .rejected }
@@ -125,6 +128,10 @@ public struct Order: Sendable, Equatable {
     public var pickupTimeZone: TimeZone? = nil
     /// Set once the customer said they are here (`POST /v1/orders/{id}/arrival`).
     public var arrival: OrderArrival? = nil
+    /// The store's tax as its receipts print it; nil when the store is in no jurisdiction.
+    public var taxSeller: TaxSeller? = nil
+    /// The tax in what the order costs now, per rate; nil without a jurisdiction or rates.
+    public var taxBreakdown: TaxBreakdown? { taxSeller == nil ? nil : TaxBreakdown(lines: lines) }
 
     /// The price of what the order holds before its coupon: `total` plus `discount`.
     public var subtotal: Money { Money(amount: total.amount &+ discount, currency: total.currency) }

@@ -20,6 +20,7 @@ package enum OrderParts {
         package var substitution: String?, substituteIds: [UUID]?, substitutedQuantity: Int?
         package var substitutionId: UUID?, substituteFor: UUID?, substitutionStatus: String?, decidedAt: Int64?
         package var pickedShort: Bool?, held: Int?, amount: Int64?
+        package var taxClass: String?, taxRate: Int?
     }
     private struct Arrival: Decodable {
         package var at: Int64, bay: String?, vehicle: String?, note: String?
@@ -47,8 +48,15 @@ package enum OrderParts {
                     kind: try SubstitutionPreference.Kind.stored(line.substitution, column: "lines.substitution") ?? .none,
                     productIDs: (line.substituteIds ?? []).map(ProductID.init)),
                 substitutedQuantity: line.substitutedQuantity ?? 0,
-                substitute: substitute, pickedShort: line.pickedShort ?? false, heldQuantity: line.held, chargedAmount: line.amount)
+                substitute: substitute, pickedShort: line.pickedShort ?? false, heldQuantity: line.held, chargedAmount: line.amount,
+                tax: line.taxClass.flatMap(TaxClass.init(rawValue:)).flatMap { taxClass in
+                    line.taxRate.map { LineTax(taxClass: taxClass, rateBasisPoints: $0) }
+                })
         }
+    }
+
+    package static func taxSeller(_ json: String) throws -> TaxSeller {
+        try JSONDecoder().decode(TaxSeller.self, from: Data(json.utf8))
     }
 
     package static func arrival(_ json: String) throws -> OrderArrival {

@@ -67,6 +67,7 @@ package enum OrderQueries {
         order.idCheck = try OrderParts.idCheck(try r["id_check"].decode(String.self))
         order.discount = try r["discount_amount"].decode(Int64?.self) ?? 0
         order.arrival = try r["arrival_json"].decode(String?.self).map(OrderParts.arrival)
+        order.taxSeller = try r["tax_json"].decode(String?.self).map(OrderParts.taxSeller)
         return order
     }
 

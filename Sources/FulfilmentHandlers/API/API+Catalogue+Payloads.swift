@@ -50,6 +50,7 @@ extension Components.Schemas.Product {
         self.init(
             id: id, sku: product.sku, barcode: product.barcode, name: product.name, brand: product.brand,
             description: product.description, category: product.category, size: product.size,
+            taxClass: try .matching(product.taxClass.rawValue),
             price: .init(amount: product.priceAmount, currency: product.currency),
             regularPrice: product.sale.map { .init(amount: $0.regularAmount, currency: product.currency) }, saleEndsAt: product.sale?.endsAt,
             discontinued: product.discontinued,

@@ -154,7 +154,9 @@ extension Components.Schemas.Order {
                         .init(
                             id: $0.id.description, replacesProductId: $0.replaces.description,
                             status: try .matching($0.status.rawValue), decidedAt: $0.decidedAt)
-                    })
+                    },
+                    taxClass: try line.tax.map { try .matching($0.taxClass.rawValue) },
+                    taxRateBasisPoints: line.tax?.rateBasisPoints)
             },
             history: order.history.map { event in
                 .init(
@@ -172,6 +174,15 @@ extension Components.Schemas.Order {
         self.idCheck = order.idCheck.map(Components.Schemas.IDCheck.init)
         self.pickupSlot = order.pickupSlot.map { .init($0, zone: order.pickupTimeZone) }
         self.arrival = order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) }
+        if let seller = order.taxSeller, let breakdown = order.taxBreakdown {
+            self.tax = .init(
+                name: seller.name, number: seller.number, seller: seller.seller, address: seller.address,
+                rates: breakdown.rates.map {
+                    .init(
+                        rateBasisPoints: $0.rateBasisPoints, exempt: $0.exempt, net: .init(amount: $0.net, currency: currency),
+                        tax: .init(amount: $0.tax, currency: currency), gross: .init(amount: $0.gross, currency: currency))
+                }, tax: .init(amount: breakdown.tax, currency: currency))
+        }
     }
 }
 

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import FulfilmentDomain
+
+/// An order's tax as its customer and the store read it (issue 48), on a real PostgreSQL.
+@Suite("Tax: an order's tax per rate, kept through rate changes")
+struct OrderTaxTests {
+    @Test("a Jamaican store's order shows GCT at 15 % and zero-rated basics apart; a later rate change leaves it as it was")
+    func gctOnAnOrder() async throws {
+        try await withApp { app in
+            let store = try await app.createStore(name: "Quick Cart Half Way Tree")
+            try await sql("UPDATE stores SET tax_number = '000-123-456', address = '1 Hope Road, Kingston' WHERE id = $1", [store], on: app.database)
+            let rum = try await app.addProduct(store: store, name: "Rum", price: 115_000)
+            let rice = try await app.addProduct(store: store, name: "Rice", price: 40_000)
+            try await sql("UPDATE products SET tax_class = 'zero' WHERE id = $1", [rice], on: app.database)
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store, [(rum, 1), (rice, 2)])
+            let placed = try await app.checkout(customer)
+            #expect(placed.status == .created, "\(placed.text)")
+            let id = try #require(placed.json["id"].string)
+
+            func tax() async throws -> JSONValue { try await app.request(.get, "/v1/orders/\(id)", token: customer.token).json["tax"] }
+            let before = try await tax()
+            #expect(before["name"].string == "GCT")
+            #expect(before["number"].string == "000-123-456")
+            #expect(before["seller"].string == "Quick Cart Half Way Tree")
+            #expect(before["address"].string == "1 Hope Road, Kingston")
+            #expect(before["rates"][0]["rateBasisPoints"].int == 1500)
+            #expect(before["rates"][0]["gross"]["amount"].int == 115_000)
+            #expect(before["rates"][0]["tax"]["amount"].int == 15_000)
+            #expect(before["rates"][0]["net"]["amount"].int == 100_000)
+            #expect(before["rates"][1]["rateBasisPoints"].int == 0)
+            #expect(before["rates"][1]["gross"]["amount"].int == 80_000)
+            #expect(before["rates"][1]["tax"]["amount"].int == 0)
+            #expect(before["tax"] == ["amount": 15_000, "currency": "JMD"])
+            let lines = try await app.request(.get, "/v1/orders/\(id)", token: customer.token).json["lines"]
+            #expect(Set([lines[0]["taxClass"].string, lines[1]["taxClass"].string]) == ["standard", "zero"])
+
+            // GCT goes up to 16.5 % from today: this order keeps the rate it was placed at; the
+            // next one is charged the new one.
+            try await sql(
+                "INSERT INTO tax_rates (jurisdiction, tax_class, rate_bp, valid_from) VALUES ('JM', 'standard', 1650, current_date)",
+                on: app.database)
+            #expect(try await tax() == before)
+            try await app.fillCart(customer, store: store, [(rum, 1)])
+            let next = try #require(try await app.checkout(customer).json["id"].string)
+            let nextTax = try await app.request(.get, "/v1/orders/\(next)", token: customer.token).json["tax"]
+            #expect(nextTax["rates"][0]["rateBasisPoints"].int == 1650)
+            #expect(nextTax["rates"][0]["tax"]["amount"].int == 16_288, "115,000 × 1650 ÷ 11650 = 16,287.55")
+        }
+    }
+
+    @Test("a store in no jurisdiction shows no tax; its products still sell")
+    func noJurisdiction() async throws {
+        try await withApp { app in
+            let store = try await sql("INSERT INTO stores (code, name, currency) VALUES ('US-1', 'Elsewhere', 'USD') RETURNING id", on: app.database)[
+                0][0]!
+            #expect(try await sql("SELECT tax_jurisdiction FROM stores WHERE id = $1", [store], on: app.database)[0][0] == nil)
+            let product = try await app.addProduct(store: store, name: "Tea", price: 500)
+            try await sql("UPDATE products SET currency = 'USD' WHERE id = $1", [product], on: app.database)
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store, [(product, 1)])
+            let placed = try await app.checkout(customer)
+            #expect(placed.status == .created, "\(placed.text)")
+            let order = try await app.request(.get, "/v1/orders/\(placed.json["id"].string ?? "")", token: customer.token).json
+            #expect(order["id"] == placed.json["id"])
+            #expect(order["tax"] == .null)
+            #expect(order["lines"][0]["taxClass"] == .null)
+        }
+    }
+
+    @Test("the chain's admin classes a product; the class is in the product's answer; an unknown class is 400/422")
+    func productClass() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let product = try await app.addProduct(store: store, name: "Bread")
+            let admin = try await app.signInAdmin()
+            #expect(try await app.request(.get, "/v1/products/\(product)").json["taxClass"].string == "standard")
+            let zero = try await app.request(.patch, "/v1/products/\(product)", json: ["taxClass": "zero"], token: admin.token)
+            #expect(zero.status == .ok && zero.json["taxClass"].string == "zero")
+            let wrong = try await app.request(.patch, "/v1/products/\(product)", json: ["taxClass": "luxury"], token: admin.token)
+            #expect(wrong.status.code >= 400 && wrong.status.code < 500)
+            #expect(try await sql("SELECT tax_class FROM products WHERE id = $1", [product], on: app.database)[0][0] == "zero")
+        }
+    }
+}
