@@ -16,6 +16,20 @@ extension ConsoleController {
                 try await orderPage(visit, orderID, notice: nil)
             }
         }
+        // The order's VAT/GCT receipt, printed for a customer who asks at the desk.
+        router.get("/console/orders/:orderId/tax-receipt") { request, context in
+            let orderID = context.parameters.get("orderId") ?? ""
+            return try await page(request, context, operation: "getOrder") { visit in
+                guard visit.identity.role.worksInStore else { throw AccessError.forbidden }
+                let order = try await services.orders.order(orderID, visibleTo: visit.identity, logger: visit.logger)
+                let zone = try await services.orders.timeZone(ofStore: order.storeID, logger: visit.logger)
+                guard let receipt = TaxReceiptView.receipt(order, zone: zone) else { throw OrderError.orderNotFound }
+                return ConsolePage(
+                    title: "Receipt for order \(order.number)", session: visit.session,
+                    body: "<p><a href=\"/console/orders/\(order.id)\">← Order \(order.number)</a></p>\(receipt)"
+                ).response()
+            }
+        }
         // A manager records money paid back at the desk: the amount and currency are what the
         // order owes back as the page showed them (as the desk's payment form carries its amount
         // due), and `Refunds` checks both under the order's lock.

@@ -56,7 +56,7 @@ extension ConsoleController {
                     id,
                     ProductChange(
                         sku: draft.sku, barcode: .some(draft.barcode), name: draft.name, brand: draft.brand, description: draft.description,
-                        category: draft.category, price: draft.price, size: draft.size), logger: visit.logger)
+                        category: draft.category, price: draft.price, size: draft.size, taxClass: draft.taxClass), logger: visit.logger)
                 return "Saved \(saved.name) at \(MoneyText.format(saved.priceAmount, saved.currency))."
             }
         }
@@ -178,7 +178,17 @@ extension ConsoleController {
         return try ProductDraft(
             sku: form["sku"] ?? "", barcode: form["barcode"], name: form["name"] ?? "", brand: form["brand"],
             description: form["description"], category: form["category"],
-            price: try ProductRules.price(amount: amount, currency: form.text("currency") ?? ""), size: form["size"])
+            price: try ProductRules.price(amount: amount, currency: form.text("currency") ?? ""), size: form["size"],
+            taxClass: try Self.taxClass(form.text("taxClass")))
+    }
+
+    /// The form's tax class: standard when not sent, else one of the four.
+    static func taxClass(_ text: String?) throws(CatalogueError) -> TaxClass {
+        guard let text, !text.isEmpty else { return .standard }
+        guard let taxClass = TaxClass(rawValue: text) else {
+            throw .invalidField("taxClass", "Choose the tax: standard, reduced, zero-rated or exempt.")
+        }
+        return taxClass
     }
 
     /// An image's place from the address: one a gallery may have, else not found.

@@ -27,6 +27,17 @@ extension ShopController {
                 return customerOrderPage(visit, order: order, zone: zone)
             }
         }
+        router.get("/orders/:orderId/tax-receipt") { request, context in
+            let orderID = context.parameters.get("orderId") ?? ""
+            return try await page(request, context, operation: "getOrder") { visit in
+                let order = try await customersOrder(orderID, visit)
+                let zone = try await services.orders.timeZone(ofStore: order.storeID, logger: visit.logger)
+                // A store in no jurisdiction prints no tax receipt: its order has none.
+                guard let receipt = TaxReceiptView.receipt(order, zone: zone) else { throw OrderError.orderNotFound }
+                return ShopPageView.page("Receipt for order \(order.number)", frame: shopFrame(visit, place: nil, notice: nil), body: receipt)
+                    .response()
+            }
+        }
         router.get("/orders/:orderId/events") { request, context in
             let orderID = context.parameters.get("orderId") ?? ""
             return try await page(request, context, operation: "streamOrderEvents") { visit in

@@ -34,6 +34,23 @@ struct OrderTaxTests {
             #expect(before["rates"][1]["gross"]["amount"].int == 80_000)
             #expect(before["rates"][1]["tax"]["amount"].int == 0)
             #expect(before["tax"] == ["amount": 15_000, "currency": "JMD"])
+            // The order's page says the tax in the total and links the GCT receipt, which lists
+            // each line's rate and the figures per rate; another customer does not find it.
+            let cookie = ShopOrderPageTests.cookie(customer)
+            let page = try await app.form(.get, "/orders/\(id)", cookie: cookie).text
+            #expect(page.contains("Includes GCT JMD 150.00"), "\(page)")
+            let receipt = try await app.form(.get, "/orders/\(id)/tax-receipt", cookie: cookie)
+            #expect(receipt.status == .ok)
+            for words in [
+                "GCT receipt", "Quick Cart Half Way Tree", "1 Hope Road, Kingston", "000-123-456", "1 × Rum", "2 × Rice", "15%", "0%", "JMD 1,000.00",
+            ] {
+                #expect(receipt.text.contains(words), "\(words)")
+            }
+            let stranger = try await app.registerCustomer()
+            #expect(try await app.form(.get, "/orders/\(id)/tax-receipt", cookie: ShopOrderPageTests.cookie(stranger)).status == .notFound)
+            let staff = try await app.signIn(role: .staff, store: store)
+            let desk = try await app.form(.get, "/console/orders/\(id)/tax-receipt", cookie: ShopOrderPageTests.cookie(staff))
+            #expect(desk.status == .ok && desk.text.contains("id=\"tax-total\""), "\(desk.status)")
             let lines = try await app.request(.get, "/v1/orders/\(id)", token: customer.token).json["lines"]
             #expect(Set([lines[0]["taxClass"].string, lines[1]["taxClass"].string]) == ["standard", "zero"])
 

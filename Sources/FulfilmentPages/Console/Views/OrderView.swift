@@ -41,6 +41,7 @@ enum OrderView {
                 </dl>
                 <h2>Lines</h2>
                 \(linesTable(order, currency: currency))
+                \(TaxReceiptView.summary(order, receiptPath: "/console/orders/\(order.id)/tax-receipt"))
                 <h2>Money</h2>
                 \(moneySection(order, movements: movements, zone: zone, session: session, csrf: csrf))
                 <h2>Messages to the customer</h2>

@@ -88,6 +88,7 @@ enum ProductsView {
         guard let product else { return ConsoleForm(fields: ["currency": currency]) }
         return ConsoleForm(fields: [
             "sku": product.sku, "barcode": product.barcode ?? "", "name": product.name, "brand": product.brand, "size": product.size,
+            "taxClass": product.taxClass.rawValue,
             "description": product.description, "category": product.category,
             "price": MoneyText.plain(product.priceAmount, product.currency), "currency": product.currency,
             "minimumAge": minimumAge.map(String.init) ?? "",
@@ -103,6 +104,9 @@ enum ProductsView {
             <p class="field wide"><label for="product-name">Name</label><input id="product-name" name="name" required maxlength="200" value="\(value("name"))"></p>
             <p class="field"><label for="product-brand">Brand</label><input id="product-brand" name="brand" maxlength="100" value="\(value("brand"))"></p>
             <p class="field"><label for="product-size">Pack size</label><input id="product-size" name="size" maxlength="40" placeholder="500 g" value="\(value("size"))"></p>
+            <p class="field"><label for="product-tax-class">Tax</label><select id="product-tax-class" name="taxClass">\(HTML.join(TaxClass.allCases.map { taxClass -> HTML in
+                "<option value=\"\(taxClass.rawValue)\"\(HTML(trusted: (fields["taxClass"] ?? "standard") == taxClass.rawValue ? " selected" : ""))>\(taxClass.words.prefix(1).uppercased() + taxClass.words.dropFirst())</option>"
+            }))</select></p>
             <p class="field"><label for="product-sku">SKU</label><input id="product-sku" name="sku" required maxlength="64" value="\(value("sku"))" autocomplete="off"></p>
             <p class="field"><label for="product-barcode">Barcode (EAN-13, EAN-8, UPC-A; checked)</label><input id="product-barcode" name="barcode" inputmode="numeric" maxlength="14" value="\(value("barcode"))" autocomplete="off"></p>
             <p class="field"><label for="product-category-field">Category</label><input id="product-category-field" name="category" maxlength="100" list="known-categories" value="\(value("category"))"></p>
@@ -228,6 +232,7 @@ enum ProductsView {
             <dt>Barcode</dt><dd>\(product.barcode ?? "–")</dd>
             <dt>Brand</dt><dd>\(product.brand.isEmpty ? "–" : product.brand)</dd>
             <dt>Pack size</dt><dd>\(product.size.isEmpty ? "–" : product.size)</dd>
+            <dt>Tax</dt><dd>\(product.taxClass.words)</dd>
             <dt>Category</dt><dd>\(product.category.isEmpty ? "–" : product.category)</dd>
             <dt>Minimum age</dt><dd>\(details.ages.holding.map { "\($0) or over" } ?? "Anyone")</dd>
             </dl>

@@ -131,6 +131,7 @@ enum OrderPageView {
             default: "to pay at the desk"
             }
         totals.append("<p id=\"order-total\">Total <strong>\(MoneyText.format(order.total))</strong> · \(payment)</p>")
+        totals.append(TaxReceiptView.summary(order, receiptPath: "/orders/\(order.id)/tax-receipt"))
         if order.refundDueAmount > 0 {
             totals.append(
                 "<p id=\"refund-due\">We owe you <strong>\(MoneyText.format(order.refundDueAmount, currency))</strong> back, for what you paid and did not get.</p>"
