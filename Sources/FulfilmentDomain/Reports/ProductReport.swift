@@ -23,6 +23,7 @@ package struct ProductReport: Sendable {
 
     /// The lines of a kind over every product.
     package struct Totals: Sendable, Equatable {
+        /// Orders placed in the range of the kind (not cancelled, or cancelled), lines or not.
         package var orders: Int
         package var lines: Int
         package var units: Int

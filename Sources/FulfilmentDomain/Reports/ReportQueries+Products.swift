@@ -6,43 +6,49 @@ import PostgresNIO
 /// `orders_store_created` (migration 052), their lines by the lines' primary key, and the stock
 /// of the store's range with each product's latest ledger movement (`stock_movements_product`).
 extension ReportQueries {
-    /// Per product and in all, for the orders not cancelled and for the cancelled ones, in one
-    /// statement (GROUPING SETS, then the top of each kind by units); then what is out of stock.
+    /// Per product for the orders not cancelled and for the cancelled ones, in one statement: the
+    /// lines of the range's orders (by the lines' primary key) counted per product (a hash of a
+    /// few hundred groups, never a sort of a year of lines), the top of each kind by units with
+    /// the kind's totals over every product (window sums); the orders in a second, concurrently.
+    /// A line's amount is `order_line_amount`'s: all it ordered held, its price less its whole
+    /// coupon share (that function's identity, written out so a year's lines do not each call
+    /// it); otherwise the function.
     package static func products(
         of store: StoreID, in scope: StoreScope, range: ReportRange, zone: TimeZone, currency: String, now: Date, on client: PostgresClient,
         logger: Logger
     ) async throws -> ProductReport {
+        async let orders = placedOrders(of: store, in: scope, range: range, zone: zone, on: client, logger: logger)
         let rows = try await client.read(
             """
             WITH bounds AS MATERIALIZED (
                 SELECT (\(range.from.description)::date::timestamp AT TIME ZONE \(zone.identifier)) AS first,
                        ((\(range.to.description)::date + 1)::timestamp AT TIME ZONE \(zone.identifier)) AS after
-            ), placed AS (
-                SELECT o.id, o.status
-                FROM orders o
-                WHERE o.store_id = \(store.rawValue) AND \(scope, column: "o.store_id")
-                  AND o.created_at >= (SELECT first FROM bounds) AND o.created_at < (SELECT after FROM bounds)
             ), held AS (
-                SELECT o.id AS order_id, o.status = 'cancelled' AS uncollected, l.product_id, h.units, order_line_amount(l, h.units) AS amount
-                FROM placed o
+                SELECT o.status = 'cancelled' AS uncollected, l.product_id, h.units,
+                       CASE WHEN h.units = l.quantity THEN l.unit_price * l.quantity - l.discount_amount
+                            ELSE order_line_amount(l, h.units) END AS amount
+                FROM orders o
                 JOIN order_lines l ON l.order_id = o.id
                 CROSS JOIN LATERAL (SELECT held_quantity(l, o.status NOT IN ('pending', 'cancelled')) AS units) h
-                WHERE h.units > 0
+                WHERE o.store_id = \(store.rawValue) AND \(scope, column: "o.store_id")
+                  AND o.created_at >= (SELECT first FROM bounds) AND o.created_at < (SELECT after FROM bounds) AND h.units > 0
             ), counted AS (
-                SELECT uncollected, product_id, GROUPING(product_id) AS level, count(DISTINCT order_id)::int8 AS orders,
-                       count(*)::int8 AS lines, sum(units)::int8 AS units, sum(amount)::int8 AS amount,
-                       count(DISTINCT product_id)::int8 AS products
+                SELECT uncollected, product_id, count(*) AS lines, sum(units) AS units, sum(amount) AS amount
                 FROM held
-                GROUP BY GROUPING SETS ((uncollected, product_id), (uncollected))
+                GROUP BY uncollected, product_id
             ), ranked AS (
                 SELECT c.*, p.name,
-                       row_number() OVER (PARTITION BY c.uncollected, c.level ORDER BY c.units DESC, c.amount DESC, p.name, c.product_id) AS rank
+                       row_number() OVER (PARTITION BY c.uncollected ORDER BY c.units DESC, c.amount DESC, p.name, c.product_id) AS rank,
+                       count(*) OVER kind AS products, sum(c.lines) OVER kind AS all_lines, sum(c.units) OVER kind AS all_units,
+                       sum(c.amount) OVER kind AS all_amount
                 FROM counted c LEFT JOIN products p ON p.id = c.product_id
+                WINDOW kind AS (PARTITION BY c.uncollected)
             )
-            SELECT uncollected, product_id, name, level, orders, lines, units, amount, products
+            SELECT uncollected, product_id, name, lines::int8, units::int8, amount::int8, products::int8, all_lines::int8,
+                   all_units::int8, all_amount::int8
             FROM ranked
-            WHERE level = 1 OR rank <= \(ProductReport.topProducts)
-            ORDER BY uncollected, level DESC, rank
+            WHERE rank <= \(ProductReport.topProducts)
+            ORDER BY uncollected, rank
             """, logger: logger)
         var sold = ProductReport.Totals()
         var uncollected = ProductReport.Totals()
@@ -51,23 +57,48 @@ extension ReportQueries {
         for try await row in rows {
             let r = row.makeRandomAccess()
             let cancelled = try r["uncollected"].decode(Bool.self)
-            if try r["level"].decode(Int32.self) == 1 {
-                let totals = ProductReport.Totals(
-                    orders: Int(try r["orders"].decode(Int64.self)), lines: Int(try r["lines"].decode(Int64.self)),
-                    units: Int(try r["units"].decode(Int64.self)), amount: try r["amount"].decode(Int64.self),
-                    products: Int(try r["products"].decode(Int64.self)))
-                if cancelled { uncollected = totals } else { sold = totals }
-            } else if let product = try r["product_id"].decode(UUID?.self) {
-                let line = ProductReport.Line(
-                    product: ProductID(product), name: try r["name"].decode(String?.self) ?? "", lines: Int(try r["lines"].decode(Int64.self)),
-                    units: Int(try r["units"].decode(Int64.self)), amount: try r["amount"].decode(Int64.self))
-                if cancelled { never.append(line) } else { best.append(line) }
+            let totals = ProductReport.Totals(
+                lines: Int(try r["all_lines"].decode(Int64.self)), units: Int(try r["all_units"].decode(Int64.self)),
+                amount: try r["all_amount"].decode(Int64.self), products: Int(try r["products"].decode(Int64.self)))
+            let line = ProductReport.Line(
+                product: ProductID(try r["product_id"].decode(UUID.self)), name: try r["name"].decode(String?.self) ?? "",
+                lines: Int(try r["lines"].decode(Int64.self)), units: Int(try r["units"].decode(Int64.self)),
+                amount: try r["amount"].decode(Int64.self))
+            if cancelled {
+                uncollected = totals
+                never.append(line)
+            } else {
+                sold = totals
+                best.append(line)
             }
         }
+        let placed = try await orders
+        sold.orders = placed.sold
+        uncollected.orders = placed.cancelled
         let (count, out) = try await outOfStock(of: store, in: scope, on: client, logger: logger)
         return ProductReport(
             store: store, range: range, zone: zone, currency: currency, now: now, sold: sold, bestSellers: best, uncollected: uncollected,
             neverCollected: never, outOfStockCount: count, outOfStock: out)
+    }
+
+    /// The orders placed in the range, not cancelled and cancelled (over `orders_store_created`
+    /// alone, as the sales report counts them).
+    private static func placedOrders(
+        of store: StoreID, in scope: StoreScope, range: ReportRange, zone: TimeZone, on client: PostgresClient, logger: Logger
+    ) async throws -> (sold: Int, cancelled: Int) {
+        let rows = try await client.read(
+            """
+            WITH bounds AS MATERIALIZED (
+                SELECT (\(range.from.description)::date::timestamp AT TIME ZONE \(zone.identifier)) AS first,
+                       ((\(range.to.description)::date + 1)::timestamp AT TIME ZONE \(zone.identifier)) AS after
+            )
+            SELECT count(*) FILTER (WHERE o.status <> 'cancelled')::int8, count(*) FILTER (WHERE o.status = 'cancelled')::int8
+            FROM orders o
+            WHERE o.store_id = \(store.rawValue) AND \(scope, column: "o.store_id")
+              AND o.created_at >= (SELECT first FROM bounds) AND o.created_at < (SELECT after FROM bounds)
+            """, logger: logger)
+        for try await (sold, cancelled) in rows.decode((Int64, Int64).self) { return (Int(sold), Int(cancelled)) }
+        return (0, 0)
     }
 
     /// The store's products (not discontinued) with nothing available now (on hand less what open

@@ -138,7 +138,9 @@ extension Components.Schemas.CouponsReport {
             timeZone: report.zone.identifier, withCoupon: orders(report.withCoupon), withoutCoupon: orders(report.withoutCoupon),
             givenBack: Int64(report.givenBack), uplift: report.uplift, couponCount: Int64(report.couponCount),
             coupons: report.coupons.map {
-                .init(couponId: $0.coupon.description, code: $0.code, chainWide: $0.chainWide, redeemed: orders($0.redeemed), givenBack: Int64($0.givenBack))
+                .init(
+                    couponId: $0.coupon.description, code: $0.code, chainWide: $0.chainWide, redeemed: orders($0.redeemed),
+                    givenBack: Int64($0.givenBack))
             })
     }
 }

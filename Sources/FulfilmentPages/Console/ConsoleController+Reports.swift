@@ -30,7 +30,8 @@ extension ConsoleController {
                         of: store, from: query.text("from"), to: query.text("to"), by: visit.identity, logger: visit.logger)
                 },
                 csv: { report, by in
-                    by == "hour" ? ("sales", report.range, "hour", SalesReportCSV.hours(report)) : ("sales", report.range, "day", SalesReportCSV.days(report))
+                    by == "hour"
+                        ? ("sales", report.range, "hour", SalesReportCSV.hours(report)) : ("sales", report.range, "day", SalesReportCSV.days(report))
                 })
         }
         router.get("/console/reports/on-time") { request, context in

@@ -235,9 +235,10 @@ struct ReportBrowserTests {
             #expect(lines[3] == "2026-11-03,1,3,20.0,9.0,1,0.3333")
             #expect(lines[1] == "2026-11-01,0,0,0.0,,0,")
             let products = try await app.form(.get, "/console/reports/picking.csv?\(week)&by=product", cookie: cookie)
-            #expect(products.text.split(separator: "\r\n").map(String.init) == [
-                "product,product id,substituted,accepted,refused,awaiting", "\"Ackee, \"\"salted\"\"\",\(ackee),1,1,0,0",
-            ])
+            #expect(
+                products.text.split(separator: "\r\n").map(String.init) == [
+                    "product,product id,substituted,accepted,refused,awaiting", "\"Ackee, \"\"salted\"\"\",\(ackee),1,1,0,0",
+                ])
             #expect(try await app.form(.get, "/console/reports/picking.csv?from=nonsense", cookie: cookie).status == .unprocessableContent)
 
             let admin = try await Self.admin(app)
@@ -380,7 +381,9 @@ struct ReportBrowserTests {
             let stock = try await app.form(.get, "/console/reports/products.csv?\(week)&by=stock", cookie: cookie)
             #expect(stock.text.split(separator: "\r\n").map(String.init).first == "product,product id,on hand,held by orders,out since,hours out")
             #expect(stock.text.contains("Ackee,") && stock.text.contains(",0,0,2026-11-02T12:00:00Z,"))
-            #expect(try await app.form(.get, "/console/reports/products.csv?from=2026-11-08&to=2026-11-01", cookie: cookie).status == .unprocessableContent)
+            #expect(
+                try await app.form(.get, "/console/reports/products.csv?from=2026-11-08&to=2026-11-01", cookie: cookie).status
+                    == .unprocessableContent)
 
             let admin = try await Self.admin(app)
             try await withBrowser(width: width, height: 900, mobile: width < 800) { browser in
@@ -393,7 +396,8 @@ struct ReportBrowserTests {
                 #expect(try await browser.count("#best-sellers-table tbody tr") == 2)
                 try await ShopBrowserTests.checkPage(browser, "console-report-products-admin", width: width)
             }
-            let adminCSV = try await app.form(.get, "/console/reports/products.csv?store=\(store)&\(week)", cookie: try await app.consoleCookie(admin))
+            let adminCSV = try await app.form(
+                .get, "/console/reports/products.csv?store=\(store)&\(week)", cookie: try await app.consoleCookie(admin))
             #expect(adminCSV.status == .ok)
             #expect(adminCSV.text.split(separator: "\r\n").count == 3)
         }

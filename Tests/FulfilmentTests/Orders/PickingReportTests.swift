@@ -114,7 +114,10 @@ struct PickingReportTests {
             // Ackee on o1 to o4 (o5's list and o6's are not in the range); Bammy on o3; Callaloo never.
             #expect(products.map { $0["name"].string } == ["Ackee", "Bammy"])
             #expect(products[0]["productId"].string == ackee)
-            #expect(products[0]["substitutions"] == ["proposed": 4, "accepted": 1, "refused": 1, "awaiting": 2, "acceptedShare": .number(0.25), "refusedShare": .number(0.25)])
+            #expect(
+                products[0]["substitutions"] == [
+                    "proposed": 4, "accepted": 1, "refused": 1, "awaiting": 2, "acceptedShare": .number(0.25), "refusedShare": .number(0.25),
+                ])
             #expect(products[1]["substitutions"]["accepted"] == 1 && OnTimeReportTests.number(products[1]["substitutions"]["acceptedShare"]) == 1)
             let days = report["days"].array
             #expect(days.map { $0["date"].string } == ["2026-11-01", "2026-11-02", "2026-11-03"])

@@ -104,7 +104,8 @@ struct ProductsReportTests {
             #expect(report["outOfStockCount"] == 4)
             let out = report["outOfStock"].array
             #expect(out.map { $0["name"].string } == ["Ackee", "Bammy", "Callaloo", "Escovitch"])
-            #expect(out[0] == ["productId": .string(ackee), "name": "Ackee", "onHand": 0, "reserved": 0, "since": "2026-11-02T12:00:00Z", "hoursOut": 24])
+            #expect(
+                out[0] == ["productId": .string(ackee), "name": "Ackee", "onHand": 0, "reserved": 0, "since": "2026-11-02T12:00:00Z", "hoursOut": 24])
             #expect(out[2] == ["productId": .string(callaloo), "name": "Callaloo", "onHand": 2, "reserved": 2])
             #expect(!out[1].has("since") && !out[3].has("since") && !out[3].has("hoursOut"))
 

@@ -16,7 +16,8 @@ enum PickingReportCSV {
     static func products(_ report: PickingReport) -> String {
         let rows = report.mostSubstituted.map { product in
             let counts = product.substitutions
-            return "\(ReportFrame.csvField(product.name)),\(product.product),\(counts.proposed),\(counts.accepted),\(counts.refused),\(counts.awaiting)\r\n"
+            return
+                "\(ReportFrame.csvField(product.name)),\(product.product),\(counts.proposed),\(counts.accepted),\(counts.refused),\(counts.awaiting)\r\n"
         }
         return "product,product id,substituted,accepted,refused,awaiting\r\n" + rows.joined()
     }
