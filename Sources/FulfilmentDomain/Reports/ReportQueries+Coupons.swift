@@ -49,7 +49,7 @@ extension ReportQueries {
             ORDER BY c.level DESC, c.orders DESC, c.given_back DESC, lower(k.code), c.coupon_id
             LIMIT \(CouponReport.maximumCoupons + 1)
             """, logger: logger)
-        var with = CouponReport.Bucket()
+        var withCoupon = CouponReport.Bucket()
         var givenBack = 0
         var count = 0
         var lines: [CouponReport.Line] = []
@@ -60,7 +60,9 @@ extension ReportQueries {
                 discount: try r["discount"].decode(Int64.self))
             let back = Int(try r["given_back"].decode(Int64.self))
             if try r["level"].decode(Int32.self) == 1 {
-                (with, givenBack, count) = (bucket, back, Int(try r["coupons"].decode(Int64.self)))
+                withCoupon = bucket
+                givenBack = back
+                count = Int(try r["coupons"].decode(Int64.self))
             } else if let coupon = try r["coupon_id"].decode(UUID?.self) {
                 lines.append(
                     CouponReport.Line(
@@ -68,9 +70,9 @@ extension ReportQueries {
                         chainWide: try r["chain_wide"].decode(Bool.self), redeemed: bucket, givenBack: back))
             }
         }
-        let without = CouponReport.Bucket(orders: max(every.orders - with.orders, 0), sales: max(every.sales - with.sales, 0))
+        let without = CouponReport.Bucket(orders: max(every.orders - withCoupon.orders, 0), sales: max(every.sales - withCoupon.sales, 0))
         return CouponReport(
-            store: store, range: range, zone: zone, currency: currency, withCoupon: with, withoutCoupon: without, givenBack: givenBack,
+            store: store, range: range, zone: zone, currency: currency, withCoupon: withCoupon, withoutCoupon: without, givenBack: givenBack,
             couponCount: count, coupons: lines)
     }
 }

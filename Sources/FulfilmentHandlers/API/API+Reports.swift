@@ -174,7 +174,7 @@ extension Components.Schemas.ProductsReport {
             outOfStock: report.outOfStock.map {
                 .init(
                     productId: $0.product.description, name: $0.name, onHand: Int64($0.onHand), reserved: Int64($0.reserved), since: $0.since,
-                    hoursOut: report.hoursOut($0).map(Int64.init))
+                    hoursOut: report.hoursOut($0).map { Int64($0) })
             })
     }
 }

@@ -106,9 +106,9 @@ extension ConsoleController {
                 },
                 csv: { report, by in
                     switch by {
-                    case "uncollected": ("products", report.range, "uncollected", ProductsReportCSV.neverCollected(report))
-                    case "stock": ("products", report.range, "stock", ProductsReportCSV.outOfStock(report))
-                    default: ("products", report.range, "product", ProductsReportCSV.bestSellers(report))
+                    case "uncollected": return ("products", report.range, "uncollected", ProductsReportCSV.neverCollected(report))
+                    case "stock": return ("products", report.range, "stock", ProductsReportCSV.outOfStock(report))
+                    default: return ("products", report.range, "product", ProductsReportCSV.bestSellers(report))
                     }
                 })
         }

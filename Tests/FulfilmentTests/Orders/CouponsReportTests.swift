@@ -56,17 +56,17 @@ struct CouponsReportTests {
                     cancelled: cancelled)
             }
             // Without a coupon: 10.00 and 30.00 (and a cancelled 90.00, and 50.00 the day before the range).
-            try await order("2026-11-02T10:00:00Z", 1000, nil, 0, false)
-            try await order("2026-11-03T10:00:00Z", 3000, nil, 0, false)
-            try await order("2026-11-03T11:00:00Z", 9000, nil, 0, true)
-            try await order("2026-10-31T23:00:00Z", 5000, nil, 0, false)
+            _ = try await order("2026-11-02T10:00:00Z", 1000, nil, 0, false)
+            _ = try await order("2026-11-03T10:00:00Z", 3000, nil, 0, false)
+            _ = try await order("2026-11-03T11:00:00Z", 9000, nil, 0, true)
+            _ = try await order("2026-10-31T23:00:00Z", 5000, nil, 0, false)
             // SAVE10 twice (18.00 saving 2.00, 27.00 saving 3.00) and given back once; CHAIN5 once.
-            try await order("2026-11-02T12:00:00Z", 1800, save10, 200, false)
-            try await order("2026-11-04T12:00:00Z", 2700, save10, 300, false)
-            try await order("2026-11-04T13:00:00Z", 900, save10, 100, true)
-            try await order("2026-11-05T12:00:00Z", 4500, chain5, 500, false)
+            _ = try await order("2026-11-02T12:00:00Z", 1800, save10, 200, false)
+            _ = try await order("2026-11-04T12:00:00Z", 2700, save10, 300, false)
+            _ = try await order("2026-11-04T13:00:00Z", 900, save10, 100, true)
+            _ = try await order("2026-11-05T12:00:00Z", 4500, chain5, 500, false)
             // Left out: SAVE10 after the range; the chain's coupon at another store.
-            try await order("2026-11-08T00:30:00Z", 1800, save10, 200, false)
+            _ = try await order("2026-11-08T00:30:00Z", 1800, save10, 200, false)
             try await Self.order(
                 app, store: other, customer: customer, product: elsewhere, placed: "2026-11-03T12:00:00Z", total: 900, coupon: chain5,
                 discount: 500)
