@@ -168,6 +168,9 @@ package enum AccessPolicy {
         // store's manager is refused here; the SQL binds the caller's scope as well.
         "getOnTimeReport": .storeManagerOrAdmin,
         "getDeskReport": .storeManagerOrAdmin,
+        "getPickingReport": .storeManagerOrAdmin,
+        "getCouponsReport": .storeManagerOrAdmin,
+        "getProductsReport": .storeManagerOrAdmin,
         // CSV imports (issue 46): a store's manager their store's prices, places and stock; the
         // chain's admin the catalogue with any store's stock.
         "createCatalogueImport": .storeManagerOrAdmin,

@@ -30,6 +30,30 @@ package struct Reports: Sendable {
         return try await ReportQueries.desk(of: store, in: scope, range: range, zone: place.zone, on: database.client, logger: logger)
     }
 
+    /// Lines picked per hour of the pick lists completed in the range, lines closed short, and
+    /// the substitutes given on their orders with the most-substituted products (`PickingReport`).
+    package func picking(of store: StoreID, from: String?, to: String?, by identity: Identity, logger: Logger) async throws -> PickingReport {
+        let (scope, place, range) = try await bounds(of: store, from: from, to: to, by: identity, logger: logger)
+        return try await ReportQueries.picking(of: store, in: scope, range: range, zone: place.zone, on: database.client, logger: logger)
+    }
+
+    /// Redemptions and discount per coupon over the orders placed in the range, and the average
+    /// basket with a coupon against without (`CouponReport`).
+    package func coupons(of store: StoreID, from: String?, to: String?, by identity: Identity, logger: Logger) async throws -> CouponReport {
+        let (scope, place, range) = try await bounds(of: store, from: from, to: to, by: identity, logger: logger)
+        return try await ReportQueries.coupons(
+            of: store, in: scope, range: range, zone: place.zone, currency: place.currency, on: database.client, logger: logger)
+    }
+
+    /// Best sellers and items never collected over the orders placed in the range, and what is
+    /// out of stock now (`ProductReport`).
+    package func products(of store: StoreID, from: String?, to: String?, by identity: Identity, logger: Logger) async throws -> ProductReport {
+        let (scope, place, range) = try await bounds(of: store, from: from, to: to, by: identity, logger: logger)
+        return try await ReportQueries.products(
+            of: store, in: scope, range: range, zone: place.zone, currency: place.currency, now: clock(), on: database.client,
+            logger: logger)
+    }
+
     /// The caller's scope, the store's zone and currency, and the range read on the store's
     /// calendar: a store the caller may not read is not found, a range out of bounds refused,
     /// before anything is counted.

@@ -7,8 +7,12 @@ import Hummingbird
 /// range, and the same numbers as CSV (`.csv?by=day|hour`): `/console/reports/sales`, orders and
 /// sales per day and per hour with the average basket; `/console/reports/on-time`, orders packed
 /// before their slot started; `/console/reports/desk`, the wait from "I'm here" to the hand-over
-/// per hour of arrival (per hour only: its CSV ignores `by`). A manager reads their store's; the chain's admin chooses a store
-/// (`store`). Each stands for its API operation, through the same `Reports` as the API.
+/// per hour of arrival (per hour only: its CSV ignores `by`); `/console/reports/picking`, lines
+/// picked per hour, short picks and substitutions (`by=day|product`); `/console/reports/products`,
+/// best sellers, items never collected and what is out of stock (`by=product|uncollected|stock`);
+/// `/console/reports/coupons`, redemptions and discount per coupon and the uplift (per coupon
+/// only). A manager reads their store's; the chain's admin chooses a store (`store`). Each stands
+/// for its API operation, through the same `Reports` as the API.
 extension ConsoleController {
     func registerReports(on router: RouteCollection<AppRequestContext>) {
         router.get("/console/reports/sales") { request, context in
@@ -25,8 +29,9 @@ extension ConsoleController {
                     try await services.reports.sales(
                         of: store, from: query.text("from"), to: query.text("to"), by: visit.identity, logger: visit.logger)
                 },
-                csv: { report, byHour in
-                    ("sales", report.range, byHour ? SalesReportCSV.hours(report) : SalesReportCSV.days(report))
+                csv: { report, by in
+                    by == "hour"
+                        ? ("sales", report.range, "hour", SalesReportCSV.hours(report)) : ("sales", report.range, "day", SalesReportCSV.days(report))
                 })
         }
         router.get("/console/reports/on-time") { request, context in
@@ -43,8 +48,10 @@ extension ConsoleController {
                     try await services.reports.onTime(
                         of: store, from: query.text("from"), to: query.text("to"), by: visit.identity, logger: visit.logger)
                 },
-                csv: { report, byHour in
-                    ("on-time", report.range, byHour ? OnTimeReportCSV.hours(report) : OnTimeReportCSV.days(report))
+                csv: { report, by in
+                    by == "hour"
+                        ? ("on-time", report.range, "hour", OnTimeReportCSV.hours(report))
+                        : ("on-time", report.range, "day", OnTimeReportCSV.days(report))
                 })
         }
         router.get("/console/reports/desk") { request, context in
@@ -61,7 +68,65 @@ extension ConsoleController {
                     try await services.reports.desk(
                         of: store, from: query.text("from"), to: query.text("to"), by: visit.identity, logger: visit.logger)
                 },
-                csv: { report, _ in ("desk", report.range, DeskReportCSV.hours(report)) })
+                csv: { report, _ in ("desk", report.range, "hour", DeskReportCSV.hours(report)) })
+        }
+        router.get("/console/reports/picking") { request, context in
+            try await reportPage(
+                request, context, operation: "getPickingReport",
+                load: { store, chosen, visit in
+                    try await services.reports.picking(of: store, from: chosen.from, to: chosen.to, by: visit.identity, logger: visit.logger)
+                }, render: PickingReportView.page)
+        }
+        router.get("/console/reports/picking.csv") { request, context in
+            try await reportCSV(
+                request, context, operation: "getPickingReport",
+                load: { store, query, visit in
+                    try await services.reports.picking(
+                        of: store, from: query.text("from"), to: query.text("to"), by: visit.identity, logger: visit.logger)
+                },
+                csv: { report, by in
+                    by == "product"
+                        ? ("picking", report.range, "product", PickingReportCSV.products(report))
+                        : ("picking", report.range, "day", PickingReportCSV.days(report))
+                })
+        }
+        router.get("/console/reports/products") { request, context in
+            try await reportPage(
+                request, context, operation: "getProductsReport",
+                load: { store, chosen, visit in
+                    try await services.reports.products(of: store, from: chosen.from, to: chosen.to, by: visit.identity, logger: visit.logger)
+                }, render: ProductsReportView.page)
+        }
+        router.get("/console/reports/products.csv") { request, context in
+            try await reportCSV(
+                request, context, operation: "getProductsReport",
+                load: { store, query, visit in
+                    try await services.reports.products(
+                        of: store, from: query.text("from"), to: query.text("to"), by: visit.identity, logger: visit.logger)
+                },
+                csv: { report, by in
+                    switch by {
+                    case "uncollected": return ("products", report.range, "uncollected", ProductsReportCSV.neverCollected(report))
+                    case "stock": return ("products", report.range, "stock", ProductsReportCSV.outOfStock(report))
+                    default: return ("products", report.range, "product", ProductsReportCSV.bestSellers(report))
+                    }
+                })
+        }
+        router.get("/console/reports/coupons") { request, context in
+            try await reportPage(
+                request, context, operation: "getCouponsReport",
+                load: { store, chosen, visit in
+                    try await services.reports.coupons(of: store, from: chosen.from, to: chosen.to, by: visit.identity, logger: visit.logger)
+                }, render: CouponsReportView.page)
+        }
+        router.get("/console/reports/coupons.csv") { request, context in
+            try await reportCSV(
+                request, context, operation: "getCouponsReport",
+                load: { store, query, visit in
+                    try await services.reports.coupons(
+                        of: store, from: query.text("from"), to: query.text("to"), by: visit.identity, logger: visit.logger)
+                },
+                csv: { report, _ in ("coupons", report.range, "coupon", CouponsReportCSV.coupons(report)) })
         }
     }
 
@@ -89,23 +154,22 @@ extension ConsoleController {
         }
     }
 
-    /// A report's numbers as a CSV download, per day or per hour (`by=hour`), named after the
-    /// report and its range.
+    /// A report's numbers as a CSV download, per what `by` names (the report says what it offers:
+    /// a day, an hour, a product, a coupon), named after the report, what a row is and its range.
     private func reportCSV<Report: Sendable>(
         _ request: Request, _ context: AppRequestContext, operation: String,
         load: @escaping @Sendable (StoreID, ConsoleForm, PageVisit) async throws -> Report,
-        csv: @escaping @Sendable (Report, Bool) -> (name: String, range: ReportRange, text: String)
+        csv: @escaping @Sendable (Report, String?) -> (name: String, range: ReportRange, by: String, text: String)
     ) async throws -> Response {
         try await page(request, context, operation: operation) { visit in
             let query = ConsoleForm(encoded: request.uri.query ?? "")
             guard let store = Self.reportStore(visit, query) else {
                 throw ReportError.storeNotFound
             }
-            let byHour = query.text("by") == "hour"
-            let file = csv(try await load(store, query, visit), byHour)
+            let file = csv(try await load(store, query, visit), query.text("by"))
             var headers = ConsolePage.headers(contentType: "text/csv; charset=utf-8")
             headers[.contentDisposition] =
-                "attachment; filename=\"\(file.name)-\(byHour ? "by-hour" : "by-day")-\(file.range.from)-\(file.range.to).csv\""
+                "attachment; filename=\"\(file.name)-by-\(file.by)-\(file.range.from)-\(file.range.to).csv\""
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: .init(string: file.text)))
         }
     }

@@ -133,7 +133,8 @@ struct AccessibilityAuditTests {
                 try await walk.switchTo(demo.manager)
                 for path in [
                     "/console/stock", "/console/stock?q=rice", "/console/sales", "/console/coupons", "/console/news", "/console/moderation",
-                    "/console/mail", "/console/reports/sales", "/console/reports/on-time", "/console/reports/desk", "/console/people",
+                    "/console/mail", "/console/reports/sales", "/console/reports/on-time", "/console/reports/desk",
+                    "/console/reports/picking", "/console/reports/products", "/console/reports/coupons", "/console/people",
                     "/console/settings",
                     "/console/products",
                     "/console/webhooks", "/console/catalogue/import",
@@ -150,7 +151,7 @@ struct AccessibilityAuditTests {
                 try await walk.switchTo(demo.admin)
                 for path in [
                     "/console/stores", "/console/moderation", "/console/mail", "/console/reports/sales", "/console/reports/on-time",
-                    "/console/reports/desk", "/account",
+                    "/console/reports/desk", "/console/reports/picking", "/console/reports/products", "/console/reports/coupons", "/account",
                     "/console/products",
                     "/console/products/new", "/console/categories", "/console/webhooks", "/console/catalogue/import",
                 ] {

@@ -35,7 +35,7 @@ struct NewPageExtremesTests {
                 let calendar = try await app.form(.post, "/console/settings/calendar", fields, cookie: cookie)
                 #expect((400..<500).contains(calendar.status.code), "calendar \(value): \(calendar.status)")
                 let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-                for report in ["sales", "on-time", "desk"] {
+                for report in ["sales", "on-time", "desk", "picking", "products", "coupons"] {
                     let page = try await app.form(.get, "/console/reports/\(report)?from=\(encoded)&to=\(encoded)", cookie: cookie)
                     #expect(page.status == .unprocessableContent, "\(report) report \(value)")
                 }

@@ -15,6 +15,8 @@ enum ReportFrame {
     /// The reports, as the nav names them: path and label.
     static let reports: [(path: String, label: String)] = [
         ("/console/reports/sales", "Sales"), ("/console/reports/on-time", "On time"), ("/console/reports/desk", "At the desk"),
+        ("/console/reports/picking", "Picking"),
+        ("/console/reports/products", "Products"), ("/console/reports/coupons", "Coupons"),
     ]
 
     /// The nav of the reports, this one marked as the current page; the other links keep the
@@ -69,5 +71,14 @@ enum ReportFrame {
     /// `12.5 min`; a dash without a figure.
     static func minutes(_ value: Double?) -> String {
         value.map { "\(String(format: "%.1f", $0)) min" } ?? "–"
+    }
+
+    /// A field of a CSV file: quoted when it holds a comma, a quote or a line break (its quotes
+    /// doubled), and text a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, a tab or a
+    /// carriage return first) led by an apostrophe, so a product's name is never run as one.
+    static func csvField(_ text: String) -> String {
+        let guarded = text.unicodeScalars.first.map { "=+-@\t\r".unicodeScalars.contains($0) } == true ? "'" + text : text
+        guard guarded.unicodeScalars.contains(where: { ",\"\n\r".unicodeScalars.contains($0) }) else { return guarded }
+        return "\"" + guarded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
