@@ -59,8 +59,11 @@ package enum CheckoutQueries {
                 }
             }
         } catch let error where error.placeOrderRefusal == "slot_full" && slot != nil {
-            // The slot's refusal, naming the slot the checkout asked for.
-            throw SlotError.full(start: slot!.start)
+            // The slot's refusal, naming the slot the checkout asked for and what ran out
+            // (`place_order`'s DETAIL, {"reason": "places" | "work"}).
+            struct Detail: Decodable { var reason: String }
+            let reason = try error.refusalDetail.map { try JSONDecoder().decode(Detail.self, from: Data($0.utf8)).reason }
+            throw SlotError.full(start: slot!.start, because: try SlotFullReason.stored(reason ?? "places", column: "slot_full.reason"))
         }
         for try await placed in rows {
             let row = placed.makeRandomAccess()
