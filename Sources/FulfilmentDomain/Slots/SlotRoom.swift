@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a slot can take no more orders (issue 47): `slot_refusal`'s answer.
-package enum SlotFullReason: String, Sendable, Equatable, CaseIterable {
+public enum SlotFullReason: String, Sendable, Equatable, CaseIterable {
     /// Every place (the calendar's capacity in orders) is taken.
     case places
     /// The pick work booked leaves no room for another order within what the rota's pickers can do.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 
 @testable import Fulfilment
@@ -193,6 +194,7 @@ struct SlotWorkTests {
         try await withApp(clock: TestClock(Self.friday)) { app in
             let (store, manager) = try await app.storeWithCalendar(TestApp.everyDay(capacity: 100))
             // One picker: 1,440 s of picking, room for three orders of 374 s (1,122) and not four (1,496).
+            #expect(try await app.setRota(store: store, by: manager, ["defaultPickers": 1, "hours": []]).status == .ok)
             // Each racer buys a product of their own, so no stock row puts them in a queue: only the slot's counter row does.
             var racers: [Session] = []
             for _ in 0..<12 { racers.append(try await app.shopper(at: store, units: 99).0) }
@@ -232,6 +234,22 @@ struct SlotWorkTests {
             #expect(try await app.moveSlot(order, to: "2027-03-26T15:00:00Z", by: customer).status == .ok)
             #expect(try await app.workBooked(store: store, start: Self.noon) == 0)
             #expect(try await app.workBooked(store: store, start: "2027-03-26T15:00:00Z") == 374)
+        }
+    }
+
+    @Test("an uncollected order's expiry gives its place and its work back to the slot")
+    func expiryGivesTheWorkBack() async throws {
+        try await withApp(clock: TestClock(Self.friday)) { app in
+            let (store, manager) = try await app.storeWithCalendar(TestApp.everyDay(capacity: 10, grace: 60))
+            #expect(try await app.setRota(store: store, by: manager, ["defaultPickers": 1, "hours": []]).status == .ok)
+            #expect(try await app.checkout(try await app.shopper(at: store, units: 99).0, slot: Self.noon).status == .created)
+            #expect(try await app.workBooked(store: store, start: Self.noon) == 374)
+            // Its slot ended at 12:30 and the grace period an hour later: by midnight it is swept.
+            let midnight = try Date("2027-03-27T00:00:00Z", strategy: .iso8601)
+            let swept = try await app.withDatabase { try await OrderExpiry(database: $0).sweep(now: midnight, logger: Logger(label: "test")) }
+            #expect(swept.count == 1)
+            #expect(try await app.workBooked(store: store, start: Self.noon) == 0)
+            #expect(try await app.booked(store: store, start: Self.noon) == 0)
         }
     }
 
