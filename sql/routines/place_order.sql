@@ -4,7 +4,7 @@
 -- client round trip ever happens while a stock row is locked.
 --
 -- Lock order, as everywhere: the cart row, the cart's coupon row (coupons), the stock rows by
--- product id, the slot counter row (take_slot_place). A cancellation locks the order's coupon row
+-- product id, the slot counter row (take_slot_room). A cancellation locks the order's coupon row
 -- before its stock rows too (OrderTransitions), so the two never deadlock.
 --
 -- A refusal is raised with SQLSTATE 'FC000', the error code as its message and any details as
@@ -15,7 +15,7 @@
 --   {"productId"}, total_too_large, insufficient_stock {"lines": [...]}, slot_full, and the
 --   coupon's refusals under its lock (coupon_refusal: coupon_expired, coupon_not_yet_valid,
 --   coupon_not_applicable, coupon_exhausted, coupon_already_used, coupon_minimum_spend), their
---   JSON with the coupon's currency as DETAIL.
+--   JSON with the coupon's currency as DETAIL. slot_full has {"reason": "places" | "work"}.
 -- SALES: price_changed {"lines": [{productId, shownPrice, price, currency}]}: a line's price is not the
 -- one the customer was last shown (cart_items.quoted_price, recorded by cart_view).
 -- The minimum ages it answers with are those at the order's store (minimum_age_at); the lines
@@ -40,6 +40,8 @@ DECLARE
     v_coupon coupons;
     v_amounts bigint[];
     v_refusal json;
+    v_work integer;
+    v_slot_refusal text;
 BEGIN
     -- Two checkouts of one cart (different keys) run one after the other.
     SELECT c.store_id, c.coupon_id INTO v_store, v_coupon_id FROM carts c WHERE c.customer_id = p_customer FOR UPDATE;
@@ -149,14 +151,21 @@ BEGIN
         RAISE EXCEPTION 'place_order: % of % lines reserved while their rows were locked', v_reserved, cardinality(product_ids);
     END IF;
 
-    IF p_slot_start IS NOT NULL AND NOT take_slot_place(p_store, p_slot_start, p_slot_capacity) THEN
-        RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'slot_full';
+    -- Issue 47: the slot's place and the order's pick work (its lines and units at the store's
+    -- estimate), taken together under the counter row's lock; DETAIL says which ran out.
+    IF p_slot_start IS NOT NULL THEN
+        v_work := order_pick_work(p_store, cardinality(product_ids), (SELECT sum(q) FROM unnest(quantities) q));
+        v_slot_refusal := take_slot_room(p_store, p_slot_start, p_slot_end, p_slot_capacity, v_work);
+        IF v_slot_refusal IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'slot_full',
+                DETAIL = json_build_object('reason', v_slot_refusal)::text;
+        END IF;
     END IF;
 
     INSERT INTO orders (id, store_id, customer_id, payment_method, total_amount, currency, idempotency_key, request_hash,
-                        pickup_slot_start, pickup_slot_end, coupon_id, discount_amount)
+                        pickup_slot_start, pickup_slot_end, coupon_id, discount_amount, pick_work_seconds)
     SELECT p_order, p_store, p_customer, p_method, total, s.currency, p_key, p_hash, p_slot_start, p_slot_end,
-           v_coupon.id, discount
+           v_coupon.id, discount, v_work
       FROM stores s WHERE s.id = p_store
     RETURNING orders.number, orders.created_at INTO number, created_at;
     -- Each line keeps its substitution preference, the store's default where it said none (issue 27).

@@ -265,6 +265,8 @@ package enum AccessPolicy {
         // in `PickupSlots.move`, another's is 404).
         "getStoreCalendar": .staff,
         "setStoreCalendar": .manager,
+        "getStoreRota": .storeManagerOrAdmin,
+        "setStoreRota": .storeManagerOrAdmin,
         "listPickupSlots": .anyone,
         "changePickupSlot": .customer,
         // Webhooks (issue 14): a manager keeps their store's endpoints, an admin any store's and

@@ -192,7 +192,7 @@ extension PostgresClient {
     /// a read has no commit to lose, so its rows are the answer once they have come, and the
     /// round trip of `SELECT 1` (half of a shop page's statements, issue 45) is saved. Only for
     /// SELECTs of tables, views and functions that change nothing; a statement that calls a
-    /// function which writes (`set_cart_line`, `take_slot_place`...) goes through ``run(_:logger:)``.
+    /// function which writes (`set_cart_line`, `take_slot_room`...) goes through ``run(_:logger:)``.
     package func read(_ query: PostgresQuery, logger: Logger) async throws -> SQLRows {
         try await leasing { connection in try await connection.run(query, logger: logger) }
     }

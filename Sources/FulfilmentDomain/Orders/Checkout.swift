@@ -16,7 +16,7 @@ import QRReceipt
 ///
 /// At a store with a calendar the order takes a place in its pickup slot in the same
 /// statement, after the stock (lock order: cart, stock rows by product id, then the slot's
-/// counter row; see `SlotBookingQueries`): `take_slot_place`, a conditional upsert that
+/// counter row; see `SlotBookingQueries`): `take_slot_room`, a conditional upsert that
 /// refuses a full slot, so N racers for the last place give one order, and a checkout that
 /// fails later takes no place.
 package struct Checkout: Sendable {

@@ -59,8 +59,11 @@ package enum CheckoutQueries {
                 }
             }
         } catch let error where error.placeOrderRefusal == "slot_full" && slot != nil {
-            // The slot's refusal, naming the slot the checkout asked for.
-            throw SlotError.full(start: slot!.start)
+            // The slot's refusal, naming the slot the checkout asked for and what ran out
+            // (`place_order`'s DETAIL, {"reason": "places" | "work"}; without one, or with a
+            // reason this version does not know, the database and the code disagree: it fails loudly).
+            let reason = try error.refusalDetail.map { try JSONDecoder().decode(SlotFullDetail.self, from: Data($0.utf8)).reason }
+            throw SlotError.full(start: slot!.start, because: try SlotFullReason.stored(reason ?? "", column: "slot_full.reason"))
         }
         for try await placed in rows {
             let row = placed.makeRandomAccess()
@@ -99,4 +102,9 @@ package enum CheckoutQueries {
 private struct PlacedPreference: Decodable {
     package var preference: String
     package var productIds: [UUID]
+}
+
+/// `place_order`'s DETAIL when it refuses a full slot: what ran out.
+private struct SlotFullDetail: Decodable {
+    var reason: String
 }

@@ -62,6 +62,17 @@ package enum DemoCatalogue {
         timeZone: TimeZone(identifier: "America/Jamaica")!,
         hours: (1...7).map { StoreCalendar.Range(weekday: $0, opens: 8 * 60, closes: $0 == 5 ? 22 * 60 : 20 * 60) },
         closures: [], slotMinutes: 30, capacity: 4, leadMinutes: 120, horizonDays: 7, graceMinutes: 1440)
+    /// Its rota (issue 47): two pickers an hour, one at opening (08:00–09:00, while the shelves
+    /// are filled), three at the busy times (Friday 17:00–22:00, Saturday 10:00–14:00). A
+    /// half-hour slot of two pickers takes 2 × 1,800 s × 80 % = 2,880 s of picking: about ten
+    /// ten-line orders, more than its four places.
+    package static let rota = StoreRota(
+        defaultPickers: 2,
+        hours: (1...7).flatMap { weekday -> [StoreRota.Hour] in
+            [StoreRota.Hour(weekday: weekday, hour: 8, pickers: 1)]
+                + (weekday == 5 ? (17..<22).map { StoreRota.Hour(weekday: 5, hour: $0, pickers: 3) } : [])
+                + (weekday == 6 ? (10..<14).map { StoreRota.Hour(weekday: 6, hour: $0, pickers: 3) } : [])
+        })
     package static let currency = "JMD"
     /// The store finder's number for the demo store.
     package static let storePhone = "+1 876 555 0142"

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Loads the demo store (`DemoCatalogue`) and its pickup calendar, and the chain's second branch with its
+/// Loads the demo store (`DemoCatalogue`) with its pickup calendar and rota, and the chain's second branch with its
 /// own prices, in one transaction. Running it again changes nothing: a store with the demo code already
 /// present means the demo is loaded.
 public enum DemoSeed {
@@ -23,6 +23,7 @@ public enum DemoSeed {
                 store, code: DemoCatalogue.storeCode, name: DemoCatalogue.storeName, address: DemoCatalogue.storeAddress,
                 currency: DemoCatalogue.currency, location: DemoCatalogue.storeLocation, on: connection, logger: logger)
             try await CalendarQueries.replace(store: store, with: DemoCatalogue.calendar, on: connection, logger: logger)
+            try await RotaQueries.replace(store: store, with: DemoCatalogue.rota, on: connection, logger: logger)
             var aisleIDs: [String: UUID] = [:]
             for aisle in DemoCatalogue.aisles {
                 aisleIDs[aisle.code] = try await DemoSeedQueries.insertAisle(aisle, store: store, on: connection, logger: logger)
@@ -59,6 +60,7 @@ public enum DemoSeed {
             store, code: DemoCatalogue.secondStoreCode, name: DemoCatalogue.secondStoreName, address: DemoCatalogue.secondStoreAddress,
             currency: DemoCatalogue.currency, location: DemoCatalogue.secondStoreLocation, on: connection, logger: logger)
         try await CalendarQueries.replace(store: store, with: DemoCatalogue.calendar, on: connection, logger: logger)
+        try await RotaQueries.replace(store: store, with: DemoCatalogue.rota, on: connection, logger: logger)
         var aisleIDs: [String: UUID] = [:]
         for aisle in DemoCatalogue.aisles {
             aisleIDs[aisle.code] = try await DemoSeedQueries.insertAisle(aisle, store: store, on: connection, logger: logger)

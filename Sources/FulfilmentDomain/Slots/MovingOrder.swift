@@ -9,4 +9,6 @@ package struct MovingOrder: Sendable {
     package var slotStart: Date?
     /// The store's number in pickup tokens.
     package var tokenNumber: UInt32
+    /// Its pick work as its lines are now, in seconds (`order_pick_work`): what it books in the new slot.
+    package var work: Int
 }

@@ -11,12 +11,16 @@ package struct PickupSlots: Sendable {
     /// Signs the moved order's new token with the keyring of the moment.
     package let signing: @Sendable () -> PickupTokenSigner
 
-    /// A bookable slot and how many of its places are left (`remaining`: the database's count,
-    /// `slot_places_left`; never computed here).
+    /// A bookable slot and the room it has left (`room`: the database's count, `slot_places_left`
+    /// and `slot_status`; never computed here).
     package struct Availability: Sendable {
         package var slot: PickupSlot
         package var capacity: Int
-        package var remaining: Int
+        package var room: SlotRoom
+        /// Places left.
+        package var remaining: Int { room.remaining }
+        /// It can take no order: no place, or no room for a one-line order's work.
+        package var isFull: Bool { room.status == .full }
     }
 
     /// The calendar of `store`, for its staff: another store's is not found (the middleware has
@@ -76,19 +80,16 @@ package struct PickupSlots: Sendable {
     }
 
     /// The bookable slots starting on `from` (the store's today when nil) and the `days` after,
-    /// each with the places it has left as the database counts them
-    /// (`SlotBookingQueries.placesLeft`: `slot_places_left`, the rule taking a place asks too).
+    /// each with the room it has left as the database counts it (`SlotBookingQueries.rooms`:
+    /// places and pick work, by `slot_refusal`, the rule taking room asks too).
     package func available(store: StoreID, from: LocalDate?, days: Int, now: Date, logger: Logger) async throws -> (StoreCalendar, [Availability]) {
         let calendar = try await self.calendar(store: store, logger: logger)
         let first = from ?? LocalDate(now, in: calendar.timeZone)
         let slots = calendar.bookableSlots(from: first, days: days, now: now)
         guard !slots.isEmpty else { return (calendar, []) }
-        let left = try await SlotBookingQueries.placesLeft(
-            store: store, starts: slots.map(\.start), capacity: calendar.capacity, on: database.client, logger: logger)
-        return (
-            calendar,
-            zip(slots, left).map { slot, remaining in Availability(slot: slot, capacity: calendar.capacity, remaining: remaining) }
-        )
+        let rooms = try await SlotBookingQueries.rooms(
+            store: store, slots: slots, capacity: calendar.capacity, on: database.client, logger: logger)
+        return (calendar, zip(slots, rooms).map { Availability(slot: $0, capacity: calendar.capacity, room: $1) })
     }
 
     /// Moves the customer's own pending or packaged order to the slot starting at `start`: the
@@ -113,12 +114,16 @@ package struct PickupSlots: Sendable {
                 try await SlotBookingQueries.lock(
                     store: store, starts: locked.slotStart ?? slot.start, slot.start, on: connection, logger: logger)
                 try await SlotBookingQueries.free(orderOf: id, on: connection, logger: logger)
-                guard try await SlotBookingQueries.take(store: store, start: slot.start, capacity: calendar.capacity, on: connection, logger: logger)
-                else { throw SlotError.full(start: slot.start) }
+                // The order books its work as its lines are now (issue 47), at the store's estimate.
+                if let reason = try await SlotBookingQueries.take(
+                    store: store, slot: slot, capacity: calendar.capacity, work: locked.work, on: connection, logger: logger)
+                {
+                    throw SlotError.full(start: slot.start, because: reason)
+                }
                 let token = try signing().sign(
                     PickupToken.Claims(
                         orderID: id.rawValue, storeNumber: locked.tokenNumber, expiresAt: calendar.collectionDeadline(for: slot)))
-                try await OrderSlotQueries.move(id, to: slot, token: token, on: connection, logger: logger)
+                try await OrderSlotQueries.move(id, to: slot, work: locked.work, token: token, on: connection, logger: logger)
             }
             guard let order = try await OrderQueries.order(id: id, on: connection, logger: logger) else { throw OrderError.orderNotFound }
             return order

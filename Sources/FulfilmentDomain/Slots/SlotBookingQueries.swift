@@ -2,34 +2,43 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The SQL of the places booked in pickup slots (`pickup_slot_bookings`: one counter row per
-/// store and slot start).
+/// The SQL of the room booked in pickup slots (`pickup_slot_bookings`: one counter row per store
+/// and slot start, holding the places taken and the pick work booked, in seconds).
 ///
-/// How many places a slot has left, and so whether one can be taken, is the database's rule
-/// alone: `slot_places_left` (`sql/routines/slot_places_left.sql`). Taking a place
-/// (`take_slot_place`) and the public slot list (``placesLeft(store:starts:capacity:on:logger:)``)
-/// both ask it; Swift computes no places. `SlotPlacesAgreementTests` checks the list's answer is
-/// how many places taking then gives.
+/// Whether a slot can take an order is the database's rule alone: `slot_refusal`
+/// (`sql/routines/slot_refusal.sql`: a place left, per `slot_places_left`, and the order's work
+/// fits the pickers the rota plans, per `slot_work_capacity`). Taking room (`take_slot_room`) and
+/// the public slot list (``rooms(store:slots:capacity:on:logger:)``, through `slot_status`) both
+/// ask it; Swift computes no places and no work. `SlotPlacesAgreementTests` and
+/// `SlotWorkTests` check the list's answer against what taking then gives.
 ///
 /// Lock order: a transaction that changes stock and a slot locks the stock rows first (in
 /// product-id order), then the order row, then slot rows in slot-start order. Checkout,
 /// cancellation and moving an order all follow it, so none of them deadlock with another.
 package enum SlotBookingQueries {
-    /// Takes one place in the slot starting at `start`, while it has places left at `capacity`
-    /// (`sql/routines/take_slot_place.sql`, which checkout's statement uses too, asking
-    /// `slot_places_left`): racing bookings on any number of instances never overbook. False when full.
-    package static func take(store: StoreID, start: Date, capacity: Int, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+    /// Takes a place and `work` seconds of pick work in `slot`, while it has room at `capacity`
+    /// places (`sql/routines/take_slot_room.sql`, which checkout's statement uses too): racing
+    /// bookings on any number of instances never overbook either. Nil when taken, else why not.
+    package static func take(
+        store: StoreID, slot: PickupSlot, capacity: Int, work: Int, on connection: PostgresConnection, logger: Logger
+    ) async throws -> SlotFullReason? {
         let rows = try await connection.run(
-            "SELECT take_slot_place(\(store.rawValue), \(start), \(Int32(clamping: capacity)))", logger: logger)
-        for try await taken in rows.decode(Bool.self) { return taken }
-        return false
+            """
+            SELECT take_slot_room(\(store.rawValue), \(slot.start), \(slot.end), \(Int32(clamping: capacity)),
+                                  \(Int32(clamping: work)))
+            """, logger: logger)
+        for try await refusal in rows.decode(String?.self) {
+            return try SlotFullReason.stored(refusal, column: "take_slot_room")
+        }
+        throw OrderError.unexpectedlyMissing("take_slot_room's answer")
     }
 
-    /// Gives back the place the order holds, if it holds one (cancellation, moving to another slot).
+    /// Gives back the place and the work the order holds, if it holds any (cancellation, expiry,
+    /// moving to another slot).
     package static func free(orderOf order: OrderID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.run(
             """
-            UPDATE pickup_slot_bookings b SET booked = b.booked - 1
+            UPDATE pickup_slot_bookings b SET booked = b.booked - 1, work_seconds = b.work_seconds - coalesce(o.pick_work_seconds, 0)
             FROM orders o
             WHERE o.id = \(order.rawValue) AND b.store_id = o.store_id AND b.slot_start = o.pickup_slot_start AND b.booked > 0
             """, logger: logger)
@@ -46,24 +55,33 @@ package enum SlotBookingQueries {
             """, logger: logger)
     }
 
-    /// The places left in each slot of `starts` at a capacity of `capacity`, in the order of
-    /// `starts`: the database's answer (`slot_places_left`, `sql/routines/slot_places_left.sql`),
-    /// the very rule ``take(store:start:capacity:on:logger:)`` asks under the counter row's lock,
-    /// so the list never shows a place that taking would refuse, nor hides one it would give.
-    package static func placesLeft(store: StoreID, starts: [Date], capacity: Int, on client: some SQLRunner, logger: Logger) async throws
-        -> [Int]
+    /// The room each of `slots` has left at a capacity of `capacity` places, in the order of
+    /// `slots`: the database's answer (`slot_places_left` and `slot_status`, which asks
+    /// `slot_refusal`, the very rule ``take(store:slot:capacity:work:on:logger:)`` asks under the
+    /// counter row's lock), so the list never shows room that taking would refuse, nor hides room
+    /// it would give.
+    package static func rooms(store: StoreID, slots: [PickupSlot], capacity: Int, on client: some SQLRunner, logger: Logger) async throws
+        -> [SlotRoom]
     {
-        guard !starts.isEmpty else { return [] }
+        guard !slots.isEmpty else { return [] }
         let rows = try await client.run(
             """
-            SELECT slot_places_left(\(Int32(clamping: capacity)), b.booked)
-            FROM unnest(\(starts)::timestamptz[]) WITH ORDINALITY AS s(start, n)
+            SELECT slot_places_left(\(Int32(clamping: capacity)), b.booked) AS remaining, st.status, st.full_because
+            FROM unnest(\(slots.map(\.start))::timestamptz[], \(slots.map(\.end))::timestamptz[]) WITH ORDINALITY AS s(start, finish, n)
             LEFT JOIN pickup_slot_bookings b ON b.store_id = \(store.rawValue) AND b.slot_start = s.start
+            CROSS JOIN LATERAL slot_status(\(Int32(clamping: capacity)), b.booked, slot_work_capacity(\(store.rawValue), s.start, s.finish),
+                                           b.work_seconds, order_pick_work(\(store.rawValue), 1, 1)) st
             ORDER BY s.n
             """, logger: logger)
-        var left: [Int] = []
-        for try await places in rows.decode(Int32.self) { left.append(Int(places)) }
-        guard left.count == starts.count else { throw OrderError.unexpectedlyMissing("the places left of \(starts.count) slots") }
-        return left
+        var rooms: [SlotRoom] = []
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            rooms.append(
+                SlotRoom(
+                    remaining: Int(try r["remaining"].decode(Int32.self)), status: try r["status"].stored(SlotStatus.self),
+                    fullBecause: try r["full_because"].stored(SlotFullReason?.self)))
+        }
+        guard rooms.count == slots.count else { throw OrderError.unexpectedlyMissing("the room left in \(slots.count) slots") }
+        return rooms
     }
 }

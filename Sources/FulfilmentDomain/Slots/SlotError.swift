@@ -5,11 +5,14 @@ import HTTPTypes
 /// looks over HTTP.
 public enum SlotError: Error, APIErrorConvertible, Equatable {
     case invalidCalendar(field: String, message: String)
+    /// A rota (issue 47) with a field out of its bounds or an hour named twice.
+    case invalidRota(field: String, message: String)
     case calendarNotFound
     /// The store has a calendar and the checkout named no slot.
     case slotRequired
     case unavailable(SlotRefusal)
-    case full(start: Date)
+    /// No room for the order in that slot: no place left, or its pick work does not fit (issue 47).
+    case full(start: Date, because: SlotFullReason)
     /// Only a pending or packaged order may move to another slot.
     case notMovable(OrderStatus)
     case invalidQuery(field: String, message: String)
@@ -18,6 +21,8 @@ public enum SlotError: Error, APIErrorConvertible, Equatable {
         switch self {
         case .invalidCalendar(let field, let message):
             APIError(.unprocessableContent, "invalid_calendar", message, details: ["field": .string(field)])
+        case .invalidRota(let field, let message):
+            APIError(.unprocessableContent, "invalid_rota", message, details: ["field": .string(field)])
         case .calendarNotFound:
             APIError(.notFound, "calendar_not_found", "This store has no pickup calendar: its orders take no slot.")
         case .slotRequired:
@@ -29,10 +34,13 @@ public enum SlotError: Error, APIErrorConvertible, Equatable {
             APIError(
                 .unprocessableContent, "slot_unavailable", Self.sentence(reason),
                 details: ["field": "pickupSlot", "reason": .string(reason.rawValue)])
-        case .full(let start):
+        case .full(let start, let reason):
             APIError(
-                .conflict, "slot_full", "That pickup slot is full; choose another.",
-                details: ["pickupSlot": .string(start.formatted(.iso8601))])
+                .conflict, "slot_full",
+                reason == .places
+                    ? "That pickup slot is full; choose another."
+                    : "The store's pickers cannot prepare this order in that pickup slot; choose another.",
+                details: ["pickupSlot": .string(start.formatted(.iso8601)), "reason": .string(reason.rawValue)])
         case .notMovable(let status):
             APIError(
                 .conflict, "slot_not_changeable", "Only a pending or packaged order can move to another slot.",

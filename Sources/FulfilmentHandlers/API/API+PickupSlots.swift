@@ -3,8 +3,9 @@ import FulfilmentDomain
 import OpenAPIRuntime
 
 /// A store's pickup calendar (its managers set it, its staff read it; `AccessMiddleware` checks
-/// the store in the path, and the caller's `StoreScope` is in the query too), the public list of
-/// bookable slots, and a customer moving their order.
+/// the store in the path, and the caller's `StoreScope` is in the query too), its rota (issue 47:
+/// its manager or the chain's admin), the public list of bookable slots with their room, and a
+/// customer moving their order.
 extension API {
 
     func getStoreCalendar(_ input: Operations.GetStoreCalendar.Input) async throws -> Operations.GetStoreCalendar.Output {
@@ -27,6 +28,22 @@ extension API {
         return .ok(.init(body: .json(.init(calendar, store: store))))
     }
 
+    func getStoreRota(_ input: Operations.GetStoreRota.Input) async throws -> Operations.GetStoreRota.Output {
+        guard let store = StoreID(input.path.storeId) else { throw OrderError.storeNotFound }
+        let rota = try await services.pickupSlots.rota(store: store, by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(try .init(rota, store: store))))
+    }
+
+    func setStoreRota(_ input: Operations.SetStoreRota.Input) async throws -> Operations.SetStoreRota.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        guard let store = StoreID(input.path.storeId) else { throw OrderError.storeNotFound }
+        let draft = StoreRota.Draft(
+            defaultPickers: body.defaultPickers, hours: body.hours.map { ($0.weekday.rawValue, $0.hour, $0.pickers) })
+        let rota = try await services.pickupSlots.setRota(
+            store: store, to: try StoreRota.validated(draft), by: try Identity.required, logger: logger)
+        return .ok(.init(body: .json(try .init(rota, store: store))))
+    }
+
     func listPickupSlots(_ input: Operations.ListPickupSlots.Input) async throws -> Operations.ListPickupSlots.Output {
         guard let store = StoreID(input.path.storeId) else { throw OrderError.storeNotFound }
         let days = input.query.days ?? 7
@@ -43,10 +60,12 @@ extension API {
                 body: .json(
                     .init(
                         timeZone: zone.identifier,
-                        items: slots.map { available in
-                            .init(
+                        items: try slots.map { available in
+                            try .init(
                                 start: available.slot.start, end: available.slot.end, localStart: zone.localISO8601(available.slot.start),
-                                localEnd: zone.localISO8601(available.slot.end), capacity: available.capacity, remaining: available.remaining)
+                                localEnd: zone.localISO8601(available.slot.end), capacity: available.capacity, remaining: available.remaining,
+                                status: .matching(available.room.status.rawValue),
+                                fullBecause: available.room.fullBecause.map { try .matching($0.rawValue) })
                         },
                         nextCursor: nil))))
     }
@@ -73,6 +92,21 @@ extension Components.Schemas.StoreCalendar {
             closures: calendar.closures.map { .init(date: $0.date.description, reason: $0.reason.isEmpty ? nil : $0.reason) },
             slotMinutes: calendar.slotMinutes, capacity: calendar.capacity, leadMinutes: calendar.leadMinutes,
             horizonDays: calendar.horizonDays, graceMinutes: calendar.graceMinutes)
+    }
+}
+
+extension Components.Schemas.StoreRota {
+    init(_ view: RotaView, store: StoreID) throws {
+        self.init(
+            storeId: store.description, defaultPickers: view.rota.defaultPickers,
+            hours: try view.rota.hours.map { hour in
+                try .init(weekday: .matching(StoreCalendar.weekdays[hour.weekday - 1]), hour: hour.hour, pickers: hour.pickers)
+            },
+            utilisationPercent: view.utilisationPercent,
+            estimate: .init(
+                perOrderSeconds: view.estimate.perOrderSeconds, perLineSeconds: view.estimate.perLineSeconds,
+                perUnitSeconds: view.estimate.perUnitSeconds, learnedFromBatches: view.estimate.batches,
+                learnedAt: view.estimate.learnedAt))
     }
 }
 

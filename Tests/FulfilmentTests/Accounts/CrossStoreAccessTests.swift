@@ -127,6 +127,7 @@ import Testing
                     "endsAt": isoFromNow(31 * 86_400),
                 ],
                 "setStoreCalendar": TestApp.everyDay("10:00", "12:00"),
+                "setStoreRota": ["defaultPickers": 9, "hours": [["weekday": "monday", "hour": 9, "pickers": 3]]],
                 "reissueReceipt": ["reason": "The customer lost their phone."],
                 "transitionOrder": ["to": "packaged"],
                 "recordPayment": ["method": "cash", "amount": order["total"]],

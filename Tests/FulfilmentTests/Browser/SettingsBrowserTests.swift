@@ -9,6 +9,7 @@ import Testing
 /// Issue 46 in Chromium: a manager keeps the store's pickup calendar from the console, not with
 /// curl. A store without one gets one; a lunch closing is two ranges; Christmas is a closure; a
 /// mistake comes back with what was typed and which field is wrong; staff may read, not change.
+/// The same page plans the store's pickers (issue 47's rota).
 @Suite(
     "Store settings: the pickup calendar in Chromium",
     .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
@@ -62,7 +63,19 @@ struct SettingsBrowserTests {
                 try await browser.click("#save-substitutions")
                 try await browser.waitFor("the policy") { try await browser.text("#settings-note").hasPrefix("Saved: the picker chooses") }
                 #expect(try await browser.script("return document.getElementById('default-best_match').checked") as? Bool == true)
+
+                // Issue 47: the rota, two pickers an hour and three on Saturday late morning.
+                #expect(try await browser.count("#no-rota") == 1)
+                try await browser.clear("#defaultPickers")
+                try await browser.type("2", into: "#defaultPickers")
+                try await browser.type("saturday 10-12 3", into: "#rotaHours")
+                try await browser.click("#save-rota")
+                try await browser.waitFor("the rota") { try await browser.text("#settings-note").hasPrefix("Saved: 2 pickers an hour, 2 hours") }
+                #expect(try await browser.count("#no-rota") == 0)
             }
+            let rota = try await app.request(.get, "/v1/stores/\(store)/rota", token: try await app.signIn(role: .manager, store: store).token)
+            #expect(rota.json["defaultPickers"] == 2)
+            #expect(rota.json["hours"].array.map { $0["hour"].int } == [10, 11])
             let policy = try await app.request(
                 .get, "/v1/stores/\(store)/substitution-policy", token: try await app.signIn(role: .staff, store: store).token)
             #expect(policy.json == ["defaultPreference": "best_match", "priceRule": "cap"], "\(policy.text)")

@@ -602,6 +602,14 @@ import Testing
             let manager = try await shop.app.signIn(role: .manager, store: store)
             return Call(.put, "/v1/stores/\(store)/calendar", json: TestApp.everyDay(), token: manager.token)
         },
+        "setStoreRota": manager { shop in
+            // A store of its own: a rota at the shop's store would limit every later checkout's slot by its work.
+            let store = try await shop.app.createStore(code: "ROTA-\(tag().uppercased())", name: "Rota store")
+            let manager = try await shop.app.signIn(role: .manager, store: store)
+            return Call(
+                .put, "/v1/stores/\(store)/rota", json: ["defaultPickers": 2, "hours": [["weekday": "saturday", "hour": 10, "pickers": 4]]],
+                token: manager.token)
+        },
         "setSubstitutionPolicy": manager { shop in
             Call(
                 .put, "/v1/stores/\(shop.store)/substitution-policy", json: ["defaultPreference": "none", "priceRule": "substitute_price"],

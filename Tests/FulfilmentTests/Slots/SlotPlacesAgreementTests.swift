@@ -7,12 +7,12 @@ import Testing
 @testable import FulfilmentPages
 
 /// Issue 43: how many places a pickup slot has left is one rule, `slot_places_left`
-/// (`sql/routines/slot_places_left.sql`). Taking a place (`take_slot_place`, under the counter
+/// (`sql/routines/slot_places_left.sql`). Taking a place (`take_slot_room`, under the counter
 /// row's lock) and the public slot list (`remaining`, which the shop shows as "full" or "1 place
 /// left") both ask it. This test holds them to each other: for a range of capacities and of
 /// places taken (none, some, all, and more than a lowered capacity allows), the list's answer is
 /// exactly how many places taking then gives, and what the rule says it should be.
-@Suite("Slot places: the slot list and take_slot_place agree")
+@Suite("Slot places: the slot list and take_slot_room agree")
 struct SlotPlacesAgreementTests {
     /// Friday morning in London; the slots tested are on the following days, inside the horizon.
     static let friday = "2027-03-26T10:00:00Z"
@@ -56,7 +56,8 @@ struct SlotPlacesAgreementTests {
                         var count = 0
                         while count <= capacity + 3,
                             try connection.execute(
-                                "SELECT take_slot_place($1, $2::timestamptz, $3)::text", parameters: [store, start, String(capacity)])
+                                "SELECT (take_slot_room($1, $2::timestamptz, $2::timestamptz + interval '30 minutes', $3, 80) IS NULL)::text",
+                                parameters: [store, start, String(capacity)])
                                 == [["true"]]
                         {
                             count += 1
@@ -64,9 +65,10 @@ struct SlotPlacesAgreementTests {
                         return count
                     }
                 }
-                #expect(taken == remaining, "capacity \(capacity): places given by take_slot_place vs the list's remaining")
+                #expect(taken == remaining, "capacity \(capacity): places given by take_slot_room vs the list's remaining")
                 let after = try await app.pickupSlots(store: store, from: date, days: 1).json["items"].array
                 #expect(after.allSatisfy { $0["remaining"].int == 0 }, "capacity \(capacity): every slot full")
+                #expect(after.allSatisfy { $0["status"].string == "full" && $0["fullBecause"].string == "places" }, "capacity \(capacity)")
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import FulfilmentDomain
 
-/// The store settings page (issue 46): the pickup calendar as one form. Each weekday has two
+/// The store settings page (issue 46): the pickup calendar as one form, then the rota (issue 47,
+/// `SettingsView+Rota.swift`) for a manager. Each weekday has two
 /// opening ranges (morning and afternoon, for a store that closes at lunch); an empty pair is
 /// no range. Closures are one a line, `2026-12-25 Christmas Day`.
 enum SettingsView {
@@ -65,7 +66,7 @@ enum SettingsView {
 
     static func page(
         session: ConsoleSession, csrf: HTML, notice: Notice?, calendar: StoreCalendar?, fields: ConsoleForm, policy: SubstitutionPolicy,
-        canEdit: Bool
+        canEdit: Bool, rota: RotaView? = nil, rotaFields: ConsoleForm? = nil
     ) -> ConsolePage {
         let value = { (name: String) in fields[name] ?? "" }
         let days = (1...7).map { weekday -> HTML in
@@ -120,6 +121,7 @@ enum SettingsView {
                 <span class="hint" id="closures-hint">A date and why: 2026-12-25 Christmas Day.</span></p>
                 \(button)
                 </form>
+                \(rotaForm(rota, fields: rotaFields ?? SettingsView.rotaFields(rota), csrf: csrf))
                 \(policyForm(policy, csrf: csrf, canEdit: canEdit))
                 """)
     }

@@ -32,7 +32,7 @@ enum ShopCheckoutView {
                 <input type="hidden" name="attempt" value="\(attempt)">
                 \(chooser)
                 <p>You pay at the desk when you collect.</p>
-                <button type="submit" class="big" id="place-order"\(HTML(trusted: hasCalendar && slots.allSatisfy { $0.remaining == 0 } ? " disabled" : ""))>Place order</button>
+                <button type="submit" class="big" id="place-order"\(HTML(trusted: hasCalendar && slots.allSatisfy(\.isFull) ? " disabled" : ""))>Place order</button>
                 </form>
                 """)
     }
