@@ -358,7 +358,7 @@ package enum ProductQueries {
             barcode: try r["barcode"].decode(String?.self), name: try r["p_name"].decode(String.self),
             brand: try r["brand"].decode(String.self), description: try r["description"].decode(String.self),
             category: try r["category"].decode(String.self), size: try r["size"].decode(String.self),
-            taxClass: TaxClass(rawValue: try r["tax_class"].decode(String.self)) ?? .standard,
+            taxClass: try r["tax_class"].stored(TaxClass.self),
             priceAmount: try r["price_amount"].decode(Int64.self),
             currency: try r["currency"].decode(String.self), discontinued: try r["discontinued"].decode(Bool.self),
             hasImage: try r["has_image"].decode(Bool.self), stock: stock,

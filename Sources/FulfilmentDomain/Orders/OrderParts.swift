@@ -49,7 +49,7 @@ package enum OrderParts {
                     productIDs: (line.substituteIds ?? []).map(ProductID.init)),
                 substitutedQuantity: line.substitutedQuantity ?? 0,
                 substitute: substitute, pickedShort: line.pickedShort ?? false, heldQuantity: line.held, chargedAmount: line.amount,
-                tax: line.taxClass.flatMap(TaxClass.init(rawValue:)).flatMap { taxClass in
+                tax: try TaxClass.stored(line.taxClass, column: "lines.taxClass").flatMap { taxClass in
                     line.taxRate.map { LineTax(taxClass: taxClass, rateBasisPoints: $0) }
                 })
         }

@@ -89,7 +89,7 @@ extension API {
         let draft = try ProductDraft(
             sku: body.sku, barcode: body.barcode, name: body.name, brand: body.brand, description: body.description,
             category: body.category, price: try ProductRules.price(amount: body.price.amount, currency: body.price.currency), size: body.size,
-            taxClass: body.taxClass.flatMap { TaxClass(rawValue: $0.rawValue) } ?? .standard)
+            taxClass: try body.taxClass.map { try TaxClass.matching($0.rawValue) } ?? .standard)
         return .created(.init(body: .json(try .init(try await services.catalogue.create(draft, logger: logger)))))
     }
 
@@ -107,7 +107,7 @@ extension API {
             category: try body.category.map { text throws(CatalogueError) in try ProductRules.text(text, field: "category", limit: 100) },
             price: try body.price.map { price throws(CatalogueError) in try ProductRules.price(amount: price.amount, currency: price.currency) },
             discontinued: body.discontinued, size: try body.size.map(ProductRules.size),
-            taxClass: body.taxClass.flatMap { TaxClass(rawValue: $0.rawValue) })
+            taxClass: try body.taxClass.map { try TaxClass.matching($0.rawValue) })
         return .ok(.init(body: .json(try .init(try await services.catalogue.update(id, change, logger: logger)))))
     }
 
