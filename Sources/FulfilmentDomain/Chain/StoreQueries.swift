@@ -7,7 +7,8 @@ package enum StoreQueries {
     /// The columns ``stores(_:)`` reads, over `stores` (unqualified, so `RETURNING` takes them too).
     private static let storeColumns =
         "id, code, name, address, currency::text AS currency, latitude, longitude, extract(day FROM new_arrival_window)::int8 AS new_arrival_days, "
-        + "(extract(epoch FROM reminder_before) / 3600)::int8 AS reminder_hours, logo_url, phone"
+        + "(extract(epoch FROM reminder_before) / 3600)::int8 AS reminder_hours, logo_url, phone, "
+        + "tax_jurisdiction, tax_number"
     /// The columns ``aisles(_:)`` reads, over `aisles`.
     private static let aisleColumns = "id, code, name, walk_order, zone"
 
@@ -58,7 +59,8 @@ package enum StoreQueries {
                     address: try r["address"].decode(String.self), currency: try r["currency"].decode(String.self), location: location,
                     newArrivalDays: Int(try r["new_arrival_days"].decode(Int64.self)),
                     reminderHours: Int(try r["reminder_hours"].decode(Int64.self)), logoURL: try r["logo_url"].decode(String?.self),
-                    phone: try r["phone"].decode(String.self)))
+                    phone: try r["phone"].decode(String.self), taxJurisdiction: try r["tax_jurisdiction"].decode(String?.self),
+                    taxNumber: try r["tax_number"].decode(String?.self)))
         }
         return stores
     }
@@ -96,7 +98,7 @@ extension StoreQueries {
     /// Changes the fields given (nil leaves one as it is); nil when there is no such store.
     package static func updateStore(
         id: StoreID, code: String?, name: String?, address: String?, phone: String? = nil, location: GeoPoint?, newArrivalDays: Int? = nil,
-        reminderHours: Int? = nil, logoURL: String? = nil, on connection: PostgresConnection, logger: Logger
+        reminderHours: Int? = nil, logoURL: String? = nil, taxNumber: String? = nil, on connection: PostgresConnection, logger: Logger
     ) async throws -> StoreRecord? {
         let rows = try await connection.run(
             """
@@ -105,7 +107,8 @@ extension StoreQueries {
                 latitude = coalesce(\(location?.latitude)::float8, latitude), longitude = coalesce(\(location?.longitude)::float8, longitude),
                 new_arrival_window = coalesce(make_interval(days => \(newArrivalDays)::int), new_arrival_window),
                 reminder_before = coalesce(make_interval(hours => \(reminderHours)::int), reminder_before),
-                logo_url = CASE WHEN \(logoURL)::text IS NULL THEN logo_url ELSE nullif(\(logoURL)::text, '') END
+                logo_url = CASE WHEN \(logoURL)::text IS NULL THEN logo_url ELSE nullif(\(logoURL)::text, '') END,
+                tax_number = CASE WHEN \(taxNumber)::text IS NULL THEN tax_number ELSE nullif(\(taxNumber)::text, '') END
             WHERE id = \(id.rawValue)
             RETURNING \(unescaped: storeColumns)
             """, logger: logger)

@@ -15,4 +15,8 @@ public struct StoreRecord: Sendable, Equatable {
     public var logoURL: String? = nil
     /// Its telephone number as people dial it; empty when not given (the store finder shows it).
     public var phone: String = ""
+    /// Its tax jurisdiction (`GB`, `JM`), nil when it shows no tax, and the seller's registration
+    /// number its tax receipts print, nil when it has none (issue 48).
+    public var taxJurisdiction: String? = nil
+    public var taxNumber: String? = nil
 }

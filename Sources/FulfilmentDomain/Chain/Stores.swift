@@ -44,7 +44,7 @@ public struct Stores: Sendable {
     /// (nil: unchanged). Its currency stays: its stock and orders are priced in it.
     public func update(
         _ id: StoreID, code: String?, name: String?, address: String?, phone: String? = nil, location: GeoPoint? = nil,
-        newArrivalDays: Int? = nil, reminderHours: Int? = nil, logoURL: String? = nil, logger: Logger
+        newArrivalDays: Int? = nil, reminderHours: Int? = nil, logoURL: String? = nil, taxNumber: String? = nil, logger: Logger
     ) async throws -> StoreRecord {
         let code = try code.map(StoreRules.code)
         let name = try name.map { try StoreRules.text($0, field: "name", limit: 200) }
@@ -54,12 +54,13 @@ public struct Stores: Sendable {
         let newArrivalDays = try newArrivalDays.map(StoreRules.newArrivalDays)
         let reminderHours = try reminderHours.map(StoreRules.reminderHours)
         let logoURL = try logoURL.map(StoreRules.logoURL)
+        let taxNumber = try taxNumber.map(StoreRules.taxNumber)
         return try await mappingDatabaseErrors(code: code) {
             try await database.transaction(logger: logger) { connection in
                 guard
                     let store = try await StoreQueries.updateStore(
                         id: id, code: code, name: name, address: address, phone: phone, location: location, newArrivalDays: newArrivalDays,
-                        reminderHours: reminderHours, logoURL: logoURL, on: connection, logger: logger)
+                        reminderHours: reminderHours, logoURL: logoURL, taxNumber: taxNumber, on: connection, logger: logger)
                 else { throw ChainError.storeNotFound }
                 return store
             }
@@ -166,6 +167,17 @@ package enum StoreRules {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count <= 500, !trimmed.unicodeScalars.contains("\0") else {
             throw .invalidField("address", "The address is at most 500 characters.")
+        }
+        return trimmed
+    }
+
+    /// A tax registration number as the authority issues it ("GB 123 4567 89", "000-123-456"):
+    /// at most 40 letters, digits, spaces and `- . /`, counted as sent; empty removes it.
+    package static func taxNumber(_ text: String) throws(ChainError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let allowed = Set("0123456789 -./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        guard text.unicodeScalars.count <= 40, text.allSatisfy({ allowed.contains($0) }) else {
+            throw .invalidField("taxNumber", "A tax registration number is at most 40 letters, digits, spaces and - . / characters.")
         }
         return trimmed
     }

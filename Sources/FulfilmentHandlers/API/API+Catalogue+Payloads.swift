@@ -8,7 +8,8 @@ extension Components.Schemas.Store {
         self.init(
             id: store.id.description, code: store.code, name: store.name, address: store.address,
             currency: store.currency, location: store.location.map(Components.Schemas.GeoPoint.init), newArrivalDays: store.newArrivalDays,
-            reminderHours: store.reminderHours, logoUrl: store.logoURL, phone: store.phone)
+            reminderHours: store.reminderHours, logoUrl: store.logoURL, phone: store.phone, taxJurisdiction: store.taxJurisdiction,
+            taxNumber: store.taxNumber)
     }
 }
 

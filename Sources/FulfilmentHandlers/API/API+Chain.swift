@@ -21,7 +21,7 @@ extension API {
         try Stores.checkChange(code: body.code, name: body.name, by: try Identity.required.role)
         let store = try await services.stores.update(
             id, code: body.code, name: body.name, address: body.address, phone: body.phone, location: body.location.map(GeoPoint.init),
-            newArrivalDays: body.newArrivalDays, reminderHours: body.reminderHours, logoURL: body.logoUrl, logger: logger)
+            newArrivalDays: body.newArrivalDays, reminderHours: body.reminderHours, logoURL: body.logoUrl, taxNumber: body.taxNumber, logger: logger)
         return .ok(.init(body: .json(.init(store))))
     }
 

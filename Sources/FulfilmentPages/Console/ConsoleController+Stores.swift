@@ -46,7 +46,7 @@ extension ConsoleController {
                     location: try Self.location(form),
                     newArrivalDays: try form.int("newArrivalDays", label: "The new-arrival window", in: 1...365),
                     reminderHours: try form.int("reminderHours", label: "The reminder", in: 0...336), logoURL: form["logoUrl"] ?? "",
-                    logger: visit.logger)
+                    taxNumber: form["taxNumber"] ?? "", logger: visit.logger)
                 return "Saved \(updated.name)."
             }
         }

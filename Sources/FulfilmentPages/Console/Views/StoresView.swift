@@ -49,7 +49,7 @@ enum StoresView {
     /// The store's details as its form shows them.
     static func fields(_ store: StoreRecord) -> ConsoleForm {
         ConsoleForm(fields: [
-            "name": store.name, "code": store.code, "address": store.address, "phone": store.phone,
+            "name": store.name, "code": store.code, "address": store.address, "phone": store.phone, "taxNumber": store.taxNumber ?? "",
             "lat": store.location.map { "\($0.latitude)" } ?? "", "lng": store.location.map { "\($0.longitude)" } ?? "",
             "newArrivalDays": "\(store.newArrivalDays)", "reminderHours": "\(store.reminderHours)", "logoUrl": store.logoURL ?? "",
         ])
@@ -111,6 +111,7 @@ enum StoresView {
                 \(identity)
                 <p class="field wide"><label for="store-address">Address</label><input id="store-address" name="address" maxlength="500" value="\(value("address"))"></p>
                 <p class="field"><label for="store-phone">Telephone</label><input id="store-phone" name="phone" type="tel" maxlength="40" value="\(value("phone"))"></p>
+                <p class="field"><label for="store-tax-number">Tax registration number (printed on VAT/GCT receipts)</label><input id="store-tax-number" name="taxNumber" maxlength="40" value="\(value("taxNumber"))" autocomplete="off"></p>
                 <p class="field"><label for="store-lat">Latitude (the store finder's map)</label><input id="store-lat" name="lat" inputmode="decimal" maxlength="20" value="\(value("lat"))"></p>
                 <p class="field"><label for="store-lng">Longitude</label><input id="store-lng" name="lng" inputmode="decimal" maxlength="20" value="\(value("lng"))"></p>
                 <p class="field"><label for="store-new-days">A product is new for (days)</label><input id="store-new-days" name="newArrivalDays" inputmode="numeric" maxlength="3" value="\(value("newArrivalDays"))"></p>
