@@ -189,10 +189,10 @@ package enum CatalogueImportRecordQueries {
     /// A started import that did not commit: why, and the rows refused now (the catalogue changed
     /// since its preview), if that is why.
     package static func fail(
-        _ id: CatalogueImportID, failure: String, problems: [CatalogueImport.Problem], on client: PostgresClient, logger: Logger
+        _ id: CatalogueImportID, failure: String, problems: [CatalogueImport.Problem], on client: some SQLRunner, logger: Logger
     ) async throws {
         let problems = String(decoding: try JSONEncoder().encode(problems), as: UTF8.self)
-        try await client.run(
+        _ = try await client.run(
             """
             UPDATE catalogue_imports
                SET status = 'failed', failure = \(String(failure.prefix(1000))), problems = \(problems)::jsonb, csv = '',

@@ -23,7 +23,7 @@ package struct CatalogueImportWorker: Sendable {
         let logger = tagged
         let client = database.client
         do {
-            try await database.transaction(logger: logger) { connection in
+            let refused = try await database.transaction(logger: logger) { connection -> Int? in
                 let worker = try await CatalogueImportRecordQueries.worker(on: connection, logger: logger)
                 guard let job = try await CatalogueImportRecordQueries.markRunning(id, worker: worker, on: client, logger: logger) else {
                     throw Cancelled()
@@ -37,26 +37,40 @@ package struct CatalogueImportWorker: Sendable {
                     done in
                     guard try await CatalogueImportRecordQueries.progress(id, done: done, on: client, logger: logger) else { throw Cancelled() }
                 }
-                guard checked.problems.isEmpty else { throw CatalogueImport.Refused(problems: checked.problems) }
+                guard checked.problems.isEmpty else {
+                    // Refused as it runs: the failure is written in this transaction, which then
+                    // commits nothing else (the staging table is dropped at commit). Written after a
+                    // rollback instead, a reader between the two found the transaction over and the
+                    // import still running, and wrote it back as "the service stopped" (issue 46).
+                    try await CatalogueImportRecordQueries.fail(
+                        id, failure: Self.refusedSentence(checked.problems.count), problems: checked.problems, on: connection, logger: logger)
+                    return checked.problems.count
+                }
                 try await CatalogueImport.write(checked, store: store, on: connection, logger: logger)
                 guard try await CatalogueImportRecordQueries.stillRunning(id, on: connection, logger: logger) else { throw Cancelled() }
                 try await CatalogueImportRecordQueries.commit(id, checked: checked, on: connection, logger: logger)
+                return nil
+            }
+            if let refused {
+                logger.info("catalogue import refused as it ran", metadata: ["rows": "\(refused)"])
+                return
             }
             logger.info("catalogue import committed")
         } catch is Cancelled {
             logger.info("catalogue import cancelled")
             try? await CatalogueImportRecordQueries.finishCancelled(id, on: client, logger: logger)
         } catch let refused as CatalogueImport.Refused {
-            let count = refused.problems.count
             try? await CatalogueImportRecordQueries.fail(
-                id,
-                failure:
-                    "The catalogue changed since the preview: \(count == 1 ? "one row is" : "\(count) rows are") now refused. Nothing was written; fix the file and upload it again.",
-                problems: refused.problems, on: client, logger: logger)
+                id, failure: Self.refusedSentence(refused.problems.count), problems: refused.problems, on: client, logger: logger)
         } catch {
             logger.error("catalogue import failed", metadata: ["error": "\(ErrorLog.describe(error))"])
             try? await CatalogueImportRecordQueries.fail(
                 id, failure: "The import stopped with an error; nothing was written. Try again.", problems: [], on: client, logger: logger)
         }
+    }
+
+    /// Why an import that passed its preview was refused as it ran.
+    private static func refusedSentence(_ count: Int) -> String {
+        "The catalogue changed since the preview: \(count == 1 ? "one row is" : "\(count) rows are") now refused. Nothing was written; fix the file and upload it again."
     }
 }
