@@ -142,8 +142,8 @@ public struct CatalogueImport: Sendable {
     /// does not is not a catalogue at all, refused before it is kept as an import to preview.
     package static func headerNamesAColumn(_ csv: String) -> Bool {
         let firstLine = csv.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }
-        // A header CSV cannot read is told as its line's problem by the preview, not here.
-        guard let records = try? CSV.parse(String(firstLine)) else { return true }
+        // A first line CSV cannot read names no column either (a JSON array's quotes).
+        guard let records = try? CSV.parse(String(firstLine)) else { return false }
         guard let header = records.first else { return false }
         return header.fields.contains { columns.contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }
     }

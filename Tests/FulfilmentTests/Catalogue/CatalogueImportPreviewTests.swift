@@ -128,7 +128,7 @@ struct CatalogueImportPreviewTests {
             #expect(try await sql("SELECT count(*)::text FROM catalogue_imports", on: app.database) == before)
             // A file whose first line names no column is not a catalogue (a JSON body, a file
             // without its header): said, nothing stored. Found by the contract fuzz as admin.
-            for notCSV in ["{}", "QC-1,4\nQC-2,5\n", "[1, 2, 3]"] {
+            for notCSV in ["{}", "QC-1,4\nQC-2,5\n", "[1, 2, 3]", "[{\"sku\": 1}]\n"] {
                 let refused = try await app.uploadImport(notCSV, store: a.id, token: managerA.token)
                 #expect(refused.status == .unprocessableContent && refused.json["error"]["details"]["field"].string == "body")
                 #expect(refused.json["error"]["message"].string?.contains("header") == true)
