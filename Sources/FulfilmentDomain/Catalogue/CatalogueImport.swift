@@ -138,6 +138,9 @@ public struct CatalogueImport: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A header's field as the column it names: spaces around it and its case aside.
+    private static func columnName(_ field: String) -> String { field.trimmingCharacters(in: .whitespaces).lowercased() }
+
     /// Whether the file's first line names at least one column the import knows. A file that
     /// does not is not a catalogue at all, refused before it is kept as an import to preview.
     package static func headerNamesAColumn(_ csv: String) -> Bool {
@@ -145,7 +148,7 @@ public struct CatalogueImport: Sendable {
         // A first line CSV cannot read names no column either (a JSON array's quotes).
         guard let records = try? CSV.parse(String(firstLine)) else { return false }
         guard let header = records.first else { return false }
-        return header.fields.contains { columns.contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }
+        return header.fields.map(columnName).contains { columns.contains($0) }
     }
 
     /// Checks every row in Swift: the good rows and the problems of every bad one. A problem with
@@ -157,7 +160,7 @@ public struct CatalogueImport: Sendable {
         let records: [CSV.Record]
         do { records = try CSV.parse(csv) } catch { return refused([Problem(line: error.line, message: error.message)]) }
         guard let header = records.first else { return refused([Problem(line: 1, message: "the file is empty")]) }
-        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let names = header.fields.map(columnName)
         var problems: [Problem] = []
         for name in names where !kind.allowed.contains(name) {
             if columns.contains(name) {
