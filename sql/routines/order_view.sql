@@ -8,8 +8,9 @@
 -- held_quantity: short picks, a refused substitute, a line removed at the desk) and what it costs
 -- now (`amount`, order_line_amount: what recompute_order_total adds up), so the lines a customer
 -- reads add up to the order's total. Each line says the tax class and rate it kept (migration
--- 060), and the order ends with its store's tax (name, registration number, the seller's name
--- and address for a VAT receipt), as JSON text, when the store is in a jurisdiction.
+-- 060) and what refunds have paid back for it (`refunded`, migration 062); the order ends with
+-- its store's tax (name, registration number, the seller's name and address for a VAT receipt),
+-- as JSON text, when the store is in a jurisdiction.
 -- `OrderQueries.order` reads this; `collect_order_viewed` returns it after the scan.
 CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LANGUAGE sql STABLE ROWS 1 AS $$
     SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
@@ -25,7 +26,9 @@ CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LAN
                        'decidedAt', ((extract(epoch FROM l.substitution_decided_at) - 946684800) * 1000000)::int8,
                        'pickedShort', l.picked_short, 'held', held_quantity(l, o.packaged_at IS NOT NULL),
                        'amount', order_line_amount(l, held_quantity(l, o.packaged_at IS NOT NULL)),
-                       'taxClass', l.tax_class, 'taxRate', l.tax_rate_bp)
+                       'taxClass', l.tax_class, 'taxRate', l.tax_rate_bp,
+                       'refunded', (SELECT coalesce(sum(rl.amount), 0)::int8 FROM refund_lines rl
+                                    WHERE rl.order_id = l.order_id AND rl.product_id = l.product_id))
                    ORDER BY l.name, l.product_id), '[]')
             FROM order_lines l WHERE l.order_id = o.id)::text,
            (SELECT coalesce(json_agg(json_build_object(

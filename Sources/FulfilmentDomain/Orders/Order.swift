@@ -47,6 +47,8 @@ public struct OrderLine: Sendable, Equatable {
     /// Its tax class and rate, kept when it was written (issue 48); nil at a store without a
     /// jurisdiction, and on lines written before tax was recorded.
     public var tax: LineTax? = nil
+    /// What refunds have paid back for this line so far (`refund_lines`, issue 46).
+    public var refunded: Int64 = 0
 
     /// A substitute the customer rejected: it stays in the store, holds no stock, costs nothing.
     public var isRejected: Bool { substitute?.status == .rejected }

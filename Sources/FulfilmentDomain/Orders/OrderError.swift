@@ -49,6 +49,13 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
     // Refunds.
     case noRefundDue(PaymentStatus)
     case refundMismatch(due: Int64, currency: String)
+    /// A refund by line named a line twice (`LineRefunds.check`).
+    case refundLineTwice(ProductID)
+    /// A refund by line asked more of a line than it may give back (nothing, for a product the
+    /// order does not have or a line owing nothing).
+    case refundLineTooLarge(ProductID, refundable: Int64, currency: String)
+    /// A refund by line whose amount is not the sum of its lines.
+    case refundLinesMismatch(sum: Int64, currency: String)
     case noteTooLong
     case webhookNotConfigured
     case invalidSignature
@@ -147,6 +154,22 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
             APIError(
                 .unprocessableContent, "amount_mismatch", "The refund must equal what is owed back.",
                 details: ["field": "amount", "refundDue": ["amount": .int(Int(due)), "currency": .string(currency)]])
+        case .refundLineTwice(let product):
+            APIError.invalidField("lines", "Each line is paid back once in a refund; \(product) is named twice.")
+        case .refundLineTooLarge(let product, let refundable, let currency):
+            APIError(
+                .unprocessableContent, "line_refund_too_large",
+                refundable > 0
+                    ? "That line can give back at most \(MoneyText.format(refundable, currency))."
+                    : "That line owes nothing back.",
+                details: [
+                    "field": "lines", "productId": .string(product.description),
+                    "refundable": ["amount": .int(Int(refundable)), "currency": .string(currency)],
+                ])
+        case .refundLinesMismatch(let sum, let currency):
+            APIError(
+                .unprocessableContent, "amount_mismatch", "The refund's amount must be the sum of its lines.",
+                details: ["field": "amount", "linesTotal": ["amount": .int(Int(sum)), "currency": .string(currency)]])
         case .noteTooLong:
             .invalidField("note", "The note is at most 500 characters.")
         case .invalidSearch:

@@ -21,6 +21,7 @@ package enum OrderParts {
         package var substitutionId: UUID?, substituteFor: UUID?, substitutionStatus: String?, decidedAt: Int64?
         package var pickedShort: Bool?, held: Int?, amount: Int64?
         package var taxClass: String?, taxRate: Int?
+        package var refunded: Int64?
     }
     private struct Arrival: Decodable {
         package var at: Int64, bay: String?, vehicle: String?, note: String?
@@ -51,7 +52,7 @@ package enum OrderParts {
                 substitute: substitute, pickedShort: line.pickedShort ?? false, heldQuantity: line.held, chargedAmount: line.amount,
                 tax: try TaxClass.stored(line.taxClass, column: "lines.taxClass").flatMap { taxClass in
                     line.taxRate.map { LineTax(taxClass: taxClass, rateBasisPoints: $0) }
-                })
+                }, refunded: line.refunded ?? 0)
         }
     }
 

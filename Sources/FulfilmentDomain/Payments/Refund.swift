@@ -14,4 +14,6 @@ public struct Refund: Sendable, Equatable {
     public var recordedBy: UserID?
     public var note: String?
     public var recordedAt: Date
+    /// The lines it paid back and how much of each (issue 46).
+    public var lines: [LineRefunds.Owing] = []
 }

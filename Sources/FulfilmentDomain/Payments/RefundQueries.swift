@@ -54,4 +54,17 @@ package enum RefundQueries {
         }
         throw OrderError.unexpectedlyMissing("the inserted refund's row")
     }
+
+    /// Which lines a refund paid back: one row a line, in the refund's transaction.
+    package static func insertLines(
+        _ lines: [LineRefunds.Owing], refund: RefundID, order: OrderID, store: StoreID, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        guard !lines.isEmpty else { return }
+        try await connection.run(
+            """
+            INSERT INTO refund_lines (refund_id, store_id, order_id, product_id, amount)
+            SELECT \(refund.rawValue), \(store.rawValue), \(order.rawValue), line.product_id, line.amount
+            FROM unnest(\(lines.map(\.productID.rawValue))::uuid[], \(lines.map(\.amount))::int8[]) AS line (product_id, amount)
+            """, logger: logger)
+    }
 }

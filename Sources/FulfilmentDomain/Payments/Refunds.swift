@@ -21,8 +21,14 @@ package struct Refunds: Sendable {
 
     /// A manager of the order's store (`scope`) records a refund paid at the desk (audited: who,
     /// when, note). Another store's order is not found.
+    ///
+    /// Without `lines` the refund is the whole of what the order owes, shared over the lines that
+    /// owe it (`LineRefunds.shared`). With `lines` it pays back those lines, each at most what it
+    /// may still give back, together `amount`, and may be less than the order owes: the order
+    /// stays `refund_due` with the rest (issue 46).
     package func record(
-        order id: OrderID, amount: Money, note: String?, by manager: UserID, in scope: StoreScope, logger: Logger
+        order id: OrderID, amount: Money, lines: [LineRefunds.Owing]? = nil, note: String?, by manager: UserID, in scope: StoreScope,
+        logger: Logger
     ) async throws -> Refund {
         let note = try note.map { text throws(OrderError) in
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -33,10 +39,22 @@ package struct Refunds: Sendable {
             guard let owing = try await RefundQueries.lockedOwing(id, in: scope, on: connection, logger: logger) else {
                 throw OrderError.orderNotFound
             }
-            try Self.check(amount, against: owing)
-            let refund = try await RefundQueries.insert(
+            try Self.checkOwes(owing)
+            let byLine = try await Self.lineRefunds(of: id, on: connection, logger: logger)
+            let shares: [LineRefunds.Owing]
+            if let lines {
+                guard amount.currency == owing.currency else { throw OrderError.refundMismatch(due: owing.refundDue, currency: owing.currency) }
+                try byLine.check(lines, amount: amount, due: owing.refundDue)
+                shares = lines
+            } else {
+                try Self.check(amount, against: owing)
+                shares = byLine.shared(amount.amount)
+            }
+            var refund = try await RefundQueries.insert(
                 order: id, store: owing.store, method: "desk", amount: amount, recordedBy: manager, providerEventID: nil,
                 note: note?.isEmpty == false ? note : nil, on: connection, logger: logger)
+            try await RefundQueries.insertLines(shares, refund: refund.id, order: id, store: owing.store, on: connection, logger: logger)
+            refund.lines = shares
             try await OrderQueries.reconcileRefund(of: id, on: connection, logger: logger)
             return refund
         }
@@ -45,7 +63,8 @@ package struct Refunds: Sendable {
     }
 
     /// The provider's `refund.succeeded`, inside the webhook's transaction (which has already
-    /// claimed the event id): the outcome the webhook answers and records.
+    /// claimed the event id): the outcome the webhook answers and records. The provider refunds
+    /// the whole of what is owed, shared over the lines as the desk's whole refund is.
     package static func applyProviderRefund(
         order id: OrderID?, amount: Money?, eventID: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> String {
@@ -58,16 +77,31 @@ package struct Refunds: Sendable {
         } catch {
             return "amount_mismatch"
         }
-        _ = try await RefundQueries.insert(
+        let shares = try await lineRefunds(of: id, on: connection, logger: logger).shared(amount.amount)
+        let refund = try await RefundQueries.insert(
             order: id, store: owing.store, method: "provider", amount: amount, recordedBy: nil, providerEventID: eventID, note: nil,
             on: connection, logger: logger)
+        try await RefundQueries.insertLines(shares, refund: refund.id, order: id, store: owing.store, on: connection, logger: logger)
         try await OrderQueries.reconcileRefund(of: id, on: connection, logger: logger)
         return "refunded"
     }
 
+    /// What each line of the order may still give back, read under the order's lock.
+    private static func lineRefunds(of id: OrderID, on connection: PostgresConnection, logger: Logger) async throws -> LineRefunds {
+        guard let order = try await OrderQueries.order(id: id, on: connection, logger: logger) else {
+            throw OrderError.unexpectedlyMissing("the locked order's view")
+        }
+        return LineRefunds(order)
+    }
+
+    /// Only an order owing a refund.
+    private static func checkOwes(_ owing: Owing) throws(OrderError) {
+        guard owing.paymentStatus == .refundDue, owing.refundDue > 0 else { throw .noRefundDue(owing.paymentStatus) }
+    }
+
     /// Only an order owing a refund, and only exactly what it owes.
     private static func check(_ amount: Money, against owing: Owing) throws(OrderError) {
-        guard owing.paymentStatus == .refundDue, owing.refundDue > 0 else { throw .noRefundDue(owing.paymentStatus) }
+        try checkOwes(owing)
         guard amount.amount == owing.refundDue, amount.currency == owing.currency else {
             throw .refundMismatch(due: owing.refundDue, currency: owing.currency)
         }

@@ -132,6 +132,7 @@ extension Components.Schemas.Order {
         let isCustomer = viewer.userID == order.customerID
         let currency = order.total.currency
         let receipt = "/v1/orders/\(order.id)/receipt"
+        let refunds = LineRefunds(order)
         self.init(
             id: order.id.description, number: order.number, storeId: order.storeID.description,
             customerId: order.customerID.description, customerName: order.customerName,
@@ -156,7 +157,8 @@ extension Components.Schemas.Order {
                             status: try .matching($0.status.rawValue), decidedAt: $0.decidedAt)
                     },
                     taxClass: try line.tax.map { try .matching($0.taxClass.rawValue) },
-                    taxRateBasisPoints: line.tax?.rateBasisPoints)
+                    taxRateBasisPoints: line.tax?.rateBasisPoints, refunded: .init(amount: line.refunded, currency: currency),
+                    refundable: .init(amount: refunds.amount(of: line.productID), currency: currency))
             },
             history: order.history.map { event in
                 .init(

@@ -44,16 +44,30 @@ extension API {
         guard (1...10_000_000_000).contains(body.amount.amount) else {
             throw APIError.invalidField("amount", "The amount is 1 to 10000000000 minor units.")
         }
+        let lines = try body.lines.map(Self.refundLines)
         let identity = try Identity.required
         let refund = try await services.refunds.record(
-            order: id, amount: Money(amount: body.amount.amount, currency: body.amount.currency), note: body.note,
+            order: id, amount: Money(amount: body.amount.amount, currency: body.amount.currency), lines: lines, note: body.note,
             by: identity.userID, in: try StoreScope(staff: identity), logger: logger)
         return .created(
             .init(
                 body: .json(
                     .init(
                         id: refund.id.description, orderId: refund.orderID.description, method: .init(rawValue: refund.method)!,
-                        amount: .init(refund.amount), recordedBy: refund.recordedBy?.description, note: refund.note, recordedAt: refund.recordedAt))))
+                        amount: .init(refund.amount), recordedBy: refund.recordedBy?.description, note: refund.note, recordedAt: refund.recordedAt,
+                        lines: refund.lines.map { .init(productId: $0.productID.description, amount: $0.amount) }))))
+    }
+
+    /// A refund's lines as sent, each bounded by its meaning before the service adds them up.
+    static func refundLines(_ lines: [Components.Schemas.RefundLine]) throws(APIError) -> [LineRefunds.Owing] {
+        guard (1...100).contains(lines.count) else { throw .invalidField("lines", "A refund pays back 1 to 100 lines.") }
+        return try lines.map { line throws(APIError) in
+            guard let product = ProductID(line.productId) else { throw .invalidField("lines", "Each line's productId is a product's id.") }
+            guard (1...10_000_000_000).contains(line.amount) else {
+                throw .invalidField("lines", "Each line's amount is 1 to 10000000000 minor units.")
+            }
+            return LineRefunds.Owing(productID: product, amount: line.amount)
+        }
     }
 }
 

@@ -38,11 +38,21 @@ extension ConsoleController {
             return try await page(request, context, operation: "recordRefund") { visit in
                 do {
                     guard let id = OrderID(orderID) else { throw OrderError.orderNotFound }
-                    guard let amount = try visit.form.int("amount", label: "The refund", in: 1...10_000_000_000),
-                        let currency = visit.form.text("currency")
-                    else { throw APIError.invalidField("amount", "The refund is what the order owes back; reload the page.") }
+                    guard let currency = visit.form.text("currency") else {
+                        throw APIError.invalidField("amount", "The refund is what the order owes back; reload the page.")
+                    }
+                    let lines = visit.form["by"] == "lines" ? try Self.refundLines(visit.form) : nil
+                    let amount: Int64
+                    if let lines {
+                        amount = lines.reduce(0) { $0 &+ $1.amount }
+                    } else {
+                        guard let whole = try visit.form.int("amount", label: "The refund", in: 1...10_000_000_000) else {
+                            throw APIError.invalidField("amount", "The refund is what the order owes back; reload the page.")
+                        }
+                        amount = Int64(whole)
+                    }
                     let refund = try await services.refunds.record(
-                        order: id, amount: Money(amount: Int64(amount), currency: currency), note: visit.form["note"],
+                        order: id, amount: Money(amount: amount, currency: currency), lines: lines, note: visit.form["note"],
                         by: visit.identity.userID, in: try StoreScope(staff: visit.identity), logger: visit.logger)
                     return try await orderPage(
                         visit, orderID, notice: Notice(ok: true, text: "Recorded: \(MoneyText.format(refund.amount)) paid back."))
@@ -64,6 +74,20 @@ extension ConsoleController {
                     return try await orderPage(visit, orderID, notice: Notice(ok: false, text: refused.message), status: refused.status)
                 }
             }
+        }
+    }
+
+    /// The lines ticked on the order page's "pay back some lines" form (`line-<productId>` = the
+    /// amount the page showed), each bounded before they are added up.
+    static func refundLines(_ form: ConsoleForm) throws(APIError) -> [LineRefunds.Owing] {
+        let ticked = form.fields.keys.filter { $0.hasPrefix("line-") }.sorted()
+        guard !ticked.isEmpty else { throw .invalidField("lines", "Tick the lines you paid back.") }
+        guard ticked.count <= 100 else { throw .invalidField("lines", "A refund pays back at most 100 lines.") }
+        return try ticked.map { name throws(APIError) in
+            guard let product = ProductID(String(name.dropFirst("line-".count))),
+                let amount = try form.int(name, label: "A line's refund", in: 1...10_000_000_000)
+            else { throw .invalidField("lines", "A ticked line is not one of this order's; reload the page.") }
+            return LineRefunds.Owing(productID: product, amount: Int64(amount))
         }
     }
 

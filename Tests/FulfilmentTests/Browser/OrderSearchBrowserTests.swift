@@ -59,4 +59,51 @@ struct OrderSearchBrowserTests {
             #expect(try await sql("SELECT note FROM refunds WHERE order_id = $1", [id], on: app.database) == [["Cash from the till"]])
         }
     }
+
+    @Test("pay back the short-picked line by itself, then two lines of the cancelled order", .timeLimit(.minutes(4)), arguments: [360, 1280])
+    func refundByLine(width: Int) async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let staff = try await app.signIn(role: .staff, store: store)
+            let manager = try await app.storeAccount(.manager, store: store, name: "Mo Manager")
+            let (order, ackee, _, _) = try await LineRefundTests().shortPicked(app, store: store, staff: staff)
+
+            try await withBrowser(width: width, height: 900, mobile: width < 800) { browser in
+                try await browser.signIn(manager, at: app.baseURL)
+                try await browser.open(app.baseURL + "/console/orders/\(order)")
+                try await browser.waitFor("#refund-lines-form")
+                #expect(try await browser.count("#refund-lines-form input[type=checkbox]") == 1, "only the short line owes")
+                #expect(try await browser.text("#refund-lines-form").contains("Ackee: JMD 10.00"))
+                try await ShopBrowserTests.checkPage(browser, "console-order-refund-lines", width: width)
+                try await browser.click("#refund-line-1")
+                try await browser.click("#record-line-refund")
+                try await browser.waitFor("#order-note")
+                #expect(try await browser.text("#order-note").contains("JMD 10.00 paid back"))
+                #expect(try await browser.text("#line-1").contains("JMD 10.00"), "the Ackee line's paid back")
+                #expect(try await browser.count("#refund-form") == 0, "nothing is owed any more")
+
+                #expect(try await app.transition(order, to: "cancelled", by: staff).status == .ok)
+                try await browser.open(app.baseURL + "/console/orders/\(order)")
+                try await browser.waitFor("#refund-lines-form")
+                #expect(try await browser.count("#refund-lines-form input[type=checkbox]") == 3)
+                #expect(try await browser.text("#refund-due").contains("JMD 18.00"))
+                try await browser.click("#refund-line-2")
+                try await browser.click("#refund-line-3")
+                try await browser.click("#record-line-refund")
+                try await browser.waitFor("#order-note")
+                #expect(try await browser.text("#order-note").contains("JMD 8.00 paid back"))
+                #expect(try await browser.text("#refund-due").contains("JMD 10.00"), "the Ackee's other unit is still owed")
+                // Nothing ticked: a sentence, nothing written.
+                try await browser.click("#record-line-refund")
+                try await browser.waitFor("#order-note")
+                #expect(try await browser.text("#order-note").contains("Tick the lines you paid back."))
+            }
+            let perLine = try await sql(
+                "SELECT product_id, sum(amount) FROM refund_lines WHERE order_id = $1 GROUP BY 1 ORDER BY 2 DESC", [order], on: app.database)
+            #expect(perLine.count == 3)
+            #expect(perLine.first == [ackee, "1000"], "the short Ackee line gave back its one unit")
+            #expect(try await sql("SELECT count(*), sum(amount) FROM refunds WHERE order_id = $1", [order], on: app.database)[0] == ["2", "1800"])
+            #expect(try await sql("SELECT refund_due_amount FROM orders WHERE id = $1", [order], on: app.database)[0][0] == "1000")
+        }
+    }
 }

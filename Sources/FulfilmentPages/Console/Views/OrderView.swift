@@ -72,7 +72,7 @@ enum OrderView {
         let names = Dictionary(order.lines.map { ($0.productID, $0.name) }, uniquingKeysWith: { first, _ in first })
         let rows = order.lines.enumerated().map { index, line -> HTML in
             let ordered = line.substitute == nil ? line.quantity &+ line.substitutedQuantity : 0
-            let atCheckout: Int64 = line.substitute == nil ? Money.lineTotal(unitPrice: line.unitPrice, quantity: ordered) &- line.discount : 0
+            let atCheckout = LineRefunds.paidAtCheckout(line)
             let change = line.amount &- atCheckout
             return """
                 <tr id="line-\(index + 1)">
@@ -83,15 +83,16 @@ enum OrderView {
                 <td data-label="Now" class="amount">\(MoneyText.format(line.amount, currency))</td>
                 <td data-label="Change" class="amount">\(change == 0 ? "—" : MoneyText.format(change, currency))</td>
                 <td data-label="Why">\(why(line, names: names))</td>
+                <td data-label="Paid back" class="amount">\(line.refunded == 0 ? "—" : MoneyText.format(line.refunded, currency))</td>
                 </tr>
                 """
         }
         return """
             <table id="order-lines" class="cards">
-            <thead><tr><th scope="col">Item</th><th scope="col">Ordered</th><th scope="col">Holds</th><th scope="col">At checkout</th><th scope="col">Now</th><th scope="col">Change</th><th scope="col">Why</th></tr></thead>
+            <thead><tr><th scope="col">Item</th><th scope="col">Ordered</th><th scope="col">Holds</th><th scope="col">At checkout</th><th scope="col">Now</th><th scope="col">Change</th><th scope="col">Why</th><th scope="col">Paid back</th></tr></thead>
             <tbody>\(HTML.join(rows))</tbody>
             <tfoot><tr><th scope="row" colspan="4">Total now\(order.discount > 0 ? " (after \(MoneyText.format(order.discount, currency)) off)" : "")</th>
-            <td class="amount">\(MoneyText.format(order.total))</td><td colspan="2"></td></tr></tfoot>
+            <td class="amount">\(MoneyText.format(order.total))</td><td colspan="3"></td></tr></tfoot>
             </table>
             """
     }
@@ -144,12 +145,40 @@ enum OrderView {
             <input id="refund-note" name="note" maxlength="500" placeholder="Cash from the till"></p>
             <p><button type="submit" id="record-refund">I paid back \(due)</button></p>
             </form>
+            \(lineRefundForm(order, csrf: csrf))
             """
             : "<p class=\"hint\">A manager records the refund when it is paid back.</p>"
         return """
             \(table)
             <p id="refund-due"><strong>To pay back: \(due)</strong>, the lines' changes since checkout.</p>
             \(form)
+            """
+    }
+
+    /// Refunds by line (issue 46): a box for each line that may still give something back, with
+    /// how much (`LineRefunds`), so a manager pays back one short-picked or removed line now and
+    /// the rest later. The amounts ride in the form as the page showed them; `Refunds` checks
+    /// each against its line again under the order's lock.
+    static func lineRefundForm(_ order: Order, csrf: HTML) -> HTML {
+        let owing = LineRefunds(order).owing
+        guard !owing.isEmpty else { return .empty }
+        let names = Dictionary(order.lines.map { ($0.productID, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let boxes = owing.enumerated().map { index, line -> HTML in
+            """
+            <p class="field check"><input type="checkbox" id="refund-line-\(index + 1)" name="line-\(line.productID)" value="\(line.amount)">
+            <label for="refund-line-\(index + 1)">\(names[line.productID] ?? "A line"): \(MoneyText.format(line.amount, order.total.currency))</label></p>
+            """
+        }
+        return """
+            <form method="post" action="/console/orders/\(order.id)/refunds" class="fields" id="refund-lines-form">\(csrf)
+            <input type="hidden" name="by" value="lines"><input type="hidden" name="currency" value="\(order.total.currency)">
+            <fieldset><legend>Or pay back some lines now</legend>
+            \(HTML.join(boxes))
+            <p class="field wide"><label for="refund-lines-note">Note (optional)</label>
+            <input id="refund-lines-note" name="note" maxlength="500" placeholder="Cash from the till"></p>
+            <p><button type="submit" id="record-line-refund">I paid back the ticked lines</button></p>
+            </fieldset>
+            </form>
             """
     }
 
