@@ -121,6 +121,14 @@ struct LineRefundTests {
                 """, [order], on: app.database)
             #expect(perLine == [["Ackee", "2000"], ["Bammy", "500"], ["Cassava", "300"]])
             #expect(try await sql("SELECT sum(amount) FROM refunds WHERE order_id = $1", [order], on: app.database)[0][0] == "2800")
+            // The customer's data export says which lines each refund paid back, and each line's tax.
+            let exported = try await sql(
+                """
+                SELECT json_array_length(e -> 'refunds' -> 0 -> 'lines'), e -> 'refunds' -> 0 -> 'lines' -> 0 ->> 'amount',
+                       e -> 'lines' -> 0 ->> 'taxClass'
+                FROM export_order_json($1::uuid) e
+                """, [order], on: app.database)
+            #expect(exported == [["1", "400", "standard"]])
         }
     }
 
