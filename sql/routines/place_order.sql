@@ -26,7 +26,8 @@ CREATE OR REPLACE FUNCTION place_order(
     p_token_key integer, p_token_text text, p_token_expires timestamptz,
     OUT number bigint, OUT created_at timestamptz, OUT total bigint, OUT discount bigint, OUT discounts bigint[],
     OUT product_ids uuid[], OUT names text[], OUT unit_prices bigint[], OUT quantities integer[], OUT minimum_ages integer[],
-    -- Each line's substitution preference as the order keeps it (issue 27), JSON [{preference, productIds}] in product order.
+    -- Each line's substitution preference as the order keeps it (issue 27), and the tax class and
+    -- rate its trigger recorded (issue 48), JSON [{preference, productIds, taxClass, taxRate}] in product order.
     OUT substitutions text
 ) LANGUAGE plpgsql AS $$
 DECLARE
@@ -175,7 +176,8 @@ BEGIN
       FROM unnest(product_ids, names, unit_prices, quantities, discounts) AS u(product_id, name, price, quantity, discount)
       JOIN cart_items i ON i.customer_id = p_customer AND i.product_id = u.product_id
       JOIN stores s ON s.id = p_store;
-    SELECT json_agg(json_build_object('preference', l.substitution, 'productIds', l.substitute_ids) ORDER BY l.product_id)::text
+    SELECT json_agg(json_build_object('preference', l.substitution, 'productIds', l.substitute_ids,
+                                      'taxClass', l.tax_class, 'taxRate', l.tax_rate_bp) ORDER BY l.product_id)::text
       INTO substitutions
       FROM order_lines l WHERE l.order_id = p_order;
     -- COUPONS-REDEEM (issue 26): the redemption, this customer's lowest free number among their

@@ -12,6 +12,8 @@ extension Checkout {
             /// When a token without a slot expires: now plus the store's collection window.
             package var windowEnd: Int64
             package var calendar: StoreCalendar?
+            /// The store's tax, for the answer's `tax` (issue 48); nil in no jurisdiction.
+            package var taxSeller: TaxSeller?
         }
         package var customerName: String
         /// Nil when the customer has no cart.

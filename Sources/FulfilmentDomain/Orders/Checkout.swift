@@ -133,6 +133,7 @@ package struct Checkout: Sendable {
         order.discount = placed.discount
         order.pickupSlot = slot
         order.pickupTimeZone = calendar?.timeZone
+        order.taxSeller = store.taxSeller
         // Age-restricted goods: say "bring ID" at once (the lines' minimum ages, read with the cart
         // in the same statement, are what the insert trigger records).
         order.idCheck = placed.lines.compactMap(\.minimumAge).max().map { IDCheck(minimumAge: $0, confirmation: nil) }

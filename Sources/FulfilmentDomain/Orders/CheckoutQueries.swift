@@ -28,7 +28,8 @@ package enum CheckoutQueries {
             context.store = Checkout.Context.Store(
                 id: StoreID(store), tokenNumber: try row["token_number"].decode(Int32.self), currency: try row["currency"].decode(String.self),
                 windowEnd: try row["window_end"].decode(Int64.self),
-                calendar: try CalendarQueries.calendar(in: row, from: row["time_zone"].columnIndex))
+                calendar: try CalendarQueries.calendar(in: row, from: row["time_zone"].columnIndex),
+                taxSeller: try row["tax_json"].decode(String?.self).map(OrderParts.taxSeller))
         }
         if let earlier = try row["earlier_id"].decode(UUID?.self) {
             context.earlier = (OrderID(earlier), try row["earlier_hash"].decode(Data.self))
@@ -85,10 +86,16 @@ package enum CheckoutQueries {
                         kind: try SubstitutionPreference.Kind.stored(preferences[index].preference, column: "substitutions.preference"),
                         productIDs: preferences[index].productIds.map(ProductID.init))
                 }
-                return OrderLine(
+                var line = OrderLine(
                     productID: ProductID(products[index]), name: names[index], unitPrice: prices[index], quantity: Int(quantities[index]),
                     minimumAge: ages[index] > 0 ? Int(ages[index]) : nil, discount: discounts.indices.contains(index) ? discounts[index] : 0,
                     substitution: substitution)
+                if preferences.indices.contains(index), let rate = preferences[index].taxRate {
+                    line.tax = try TaxClass.stored(preferences[index].taxClass, column: "substitutions.taxClass").map {
+                        LineTax(taxClass: $0, rateBasisPoints: rate)
+                    }
+                }
+                return line
             }
             return Checkout.Placed(
                 number: try row["number"].decode(Int64.self), createdAt: try row["created_at"].decode(Date.self),
@@ -98,10 +105,13 @@ package enum CheckoutQueries {
     }
 }
 
-/// A line's substitution preference as `place_order` answers it (issue 27).
+/// A line's substitution preference as `place_order` answers it (issue 27), with its tax (issue 48).
 private struct PlacedPreference: Decodable {
     package var preference: String
     package var productIds: [UUID]
+    /// The tax class and rate the line's trigger recorded (issue 48); nil in no jurisdiction.
+    package var taxClass: String?
+    package var taxRate: Int?
 }
 
 /// `place_order`'s DETAIL when it refuses a full slot: what ran out.

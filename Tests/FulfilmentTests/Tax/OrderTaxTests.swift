@@ -42,6 +42,10 @@ struct OrderTaxTests {
             #expect(before["rates"][1]["gross"]["amount"].int == 80_000)
             #expect(before["rates"][1]["tax"]["amount"].int == 0)
             #expect(before["tax"] == ["amount": 15_000, "currency": "JMD"])
+            // Checkout's own answer says the same tax, and each line its class and rate (no extra statement:
+            // the context read and `place_order` carry them).
+            #expect(placed.json["tax"] == before)
+            #expect(placed.json["lines"] == (try await app.request(.get, "/v1/orders/\(id)", token: customer.token).json["lines"]))
             // The order's page says the tax in the total and links the GCT receipt, which lists
             // each line's rate and the figures per rate; another customer does not find it.
             let cookie = ShopOrderPageTests.cookie(customer)
@@ -92,6 +96,8 @@ struct OrderTaxTests {
             #expect(order["id"] == placed.json["id"])
             #expect(order["tax"] == .null)
             #expect(order["lines"][0]["taxClass"] == .null)
+            #expect(placed.json["tax"] == .null)
+            #expect(placed.json["lines"][0]["taxClass"] == .null)
         }
     }
 
