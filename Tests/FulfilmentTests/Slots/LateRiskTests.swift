@@ -150,8 +150,13 @@ struct LateRiskTests {
             let detail = try await app.request(.get, "/v1/messages/\(try #require(told.first).id)", token: manager.token)
             #expect(detail.json["subject"].string?.contains("running late") == true, "\(detail.text)")
             #expect(detail.json["text"].string?.contains("We now expect it ready about Fri 26 Mar 2027 12:4") == true, "\(detail.text)")
-            let page = try await app.request(.get, "/v1/orders/\(orders[0])", token: customers[0].token)
-            #expect(page.json["timeliness"].string == "late")
+            let api = try await app.request(.get, "/v1/orders/\(orders[0])", token: customers[0].token)
+            #expect(api.json["timeliness"].string == "late")
+            // The message's link: the order's page says so and offers another time or cancelling.
+            let page = try await app.form(.get, "/orders/\(orders[0])", cookie: "\(ConsoleSession.cookieName)=\(customers[0].token)").text
+            #expect(
+                page.contains("id=\"running-late\">Sorry, your order is running late. We now expect it ready about Fri 26 Mar 2027 12:4"), "\(page)")
+            #expect(page.contains("href=\"/orders/\(orders[0])/slot\"") && page.contains("href=\"/orders/\(orders[0])/cancel\""))
         }
     }
 }
