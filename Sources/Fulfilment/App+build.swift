@@ -60,6 +60,10 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
                 base: OrderExpiryService(
                     expiry: OrderExpiry(database: database), interval: configuration.expiryInterval,
                     retention: configuration.retentionDays.map { OrderRetention(database: database, days: $0) }, logger: logger)),
+            AfterMigrations(
+                migrated: migrated,
+                base: LateRiskService(
+                    lateRisk: LateRisk(database: database), interval: configuration.expiryInterval, clock: configuration.clock, logger: logger)),
             AfterMigrations(migrated: migrated, base: bus),
             AfterMigrations(
                 migrated: migrated,

@@ -87,7 +87,7 @@ package struct Services: Sendable {
         carts = Carts(database: database)
         guestCarts = GuestCarts(database: database)
         checkout = Checkout(database: database, signing: signing)
-        orders = Orders(database: database)
+        orders = Orders(database: database, clock: clock)
         reports = Reports(database: database, clock: clock)
         orderTransitions = OrderTransitions(database: database)
         receipts = Receipts(database: database, signing: signing)

@@ -1,6 +1,8 @@
 -- The mail an event means (emit_event calls it, so in the transaction of the change, at its
 -- commit): the customer is told their order was placed, is ready (again, when staff resend it),
--- has a substitution to decide, or was cancelled; and, only with their consent
+-- has a substitution to decide, is late (issue 47: `order.late` from the late-risk sweep, with
+-- its new estimated time; at risk is the store's to recover, and tells the customer nothing), or
+-- was cancelled; and, only with their consent
 -- (wants_back_in_stock), that a favourite is back. Other events send no mail.
 --
 -- Each message is queue_message's one statement (the one place for the address, an erased account
@@ -14,6 +16,7 @@ DECLARE
         WHEN 'order.ready_for_pickup' THEN 'ready_for_pickup'
         WHEN 'order.substitution_proposed' THEN 'substitution_proposed'
         WHEN 'order.cancelled' THEN 'order_cancelled'
+        WHEN 'order.late' THEN 'order_late'
         WHEN 'favourite.back_in_stock' THEN 'back_in_stock'
     END;
 BEGIN
@@ -29,6 +32,7 @@ BEGIN
         jsonb_strip_nulls(jsonb_build_object(
             'reason', p_data ->> 'reason', 'byStaff', p_data -> 'byStaff', 'repeated', p_data -> 'repeated',
             'substitution', p_data -> 'substitution',
+            'readyBy', p_data -> 'readyBy', 'expectedReadyAt', p_data -> 'expectedReadyAt',
             -- What is owed back as the order is cancelled (the message says so even when the
             -- refund is made before it is sent).
             'refundDue', CASE WHEN v_kind = 'order_cancelled' THEN o.refund_due_amount END)),

@@ -12,6 +12,9 @@ package enum MessageKind: String, Sendable, CaseIterable {
     case emailChangedNotice = "email_changed_notice"
     /// A store's new staff member or manager, asked to choose their password (issue 46).
     case staffInvite = "staff_invite"
+    /// The customer's order will not be ready in time (issue 47, `order.late`): the new time, and
+    /// what they may do about it.
+    case orderLate = "order_late"
 
     /// Sent only to a customer who chose it, and carrying a one-click unsubscribe (RFC 8058);
     /// every other kind is transactional and always goes.
@@ -31,6 +34,7 @@ package enum MessageKind: String, Sendable, CaseIterable {
         case .emailChangeConfirmation: "Confirm new email"
         case .emailChangedNotice: "Email changed"
         case .staffInvite: "Invitation"
+        case .orderLate: "Order late"
         }
     }
 }

@@ -134,6 +134,22 @@ package enum MessageTemplates {
             }
             footer = ordered
 
+        case .orderLate:
+            // Issue 47: sent once, when the late-risk sweep finds the order not packed by its
+            // ready-by time; the order's page is where they keep it, move it or cancel it.
+            subject = "Order \(number) at \(sender) is running late"
+            blocks.append(.heading("Your order is running late"))
+            let expected = data["expectedReadyAt"].string.flatMap { try? Date($0, strategy: .iso8601) }
+            let when = expected.map { "about \(TimeText.local($0, in: zone))" } ?? "a little later than planned"
+            blocks.append(.paragraph("\(greeting), we are sorry: your order \(number) will not be ready in time. We now expect it ready \(when)."))
+            blocks.append(.facts(slotFacts()))
+            blocks.append(
+                .paragraph(
+                    "You may keep your order and collect it then, choose another pickup time, or cancel it and get all you paid back, from your order's page."
+                ))
+            if let orderLink { blocks.append(.button("Keep, move or cancel", orderLink)) }
+            footer = ordered
+
         case .refundMade:
             let amount = MoneyText.format(Int64(data["amount"].int ?? 0), data["currency"].string ?? "")
             subject = "Refund of \(amount) for order \(number)"

@@ -132,6 +132,9 @@ public struct Order: Sendable, Equatable {
     public var arrival: OrderArrival? = nil
     /// The store's tax as its receipts print it; nil when the store is in no jurisdiction.
     public var taxSeller: TaxSeller? = nil
+    /// Whether it will be ready on time (issue 47), when read against the clock (`getOrder`, the
+    /// pages); nil when closed, without a slot, or read by a write that returns the order.
+    public var timeliness: OrderTimeliness? = nil
     /// The tax in what the order costs now, per rate; nil without a jurisdiction or rates.
     public var taxBreakdown: TaxBreakdown? { taxSeller == nil ? nil : TaxBreakdown(lines: lines) }
 

@@ -15,13 +15,15 @@ package enum OrderQueries {
 
     /// The order if the caller may see it: they are its customer, or staff of its store (`scope`;
     /// nil for a caller who works in no store, whose scope is no store's rows: a bound NULL
-    /// matches none); nil otherwise, as if there were no such order.
+    /// matches none); nil otherwise, as if there were no such order. It says whether it will be
+    /// ready on time at `now` (`order_timeliness`, issue 47).
     package static func order(
-        id: OrderID, visibleTo customer: UserID, orStaffIn scope: StoreScope?, on connection: some SQLRunner, logger: Logger
+        id: OrderID, visibleTo customer: UserID, orStaffIn scope: StoreScope?, now: Date, on connection: some SQLRunner, logger: Logger
     ) async throws -> Order? {
         let rows = try await connection.run(
             """
-            SELECT v.* FROM order_view(\(id.rawValue)) v
+            SELECT t.ready_by, t.timeliness, t.ready_estimate, v.*
+            FROM order_view(\(id.rawValue)) v LEFT JOIN LATERAL order_timeliness(v.id, \(now)) t ON true
             WHERE v.customer_id = \(customer.rawValue) OR v.store_id = \(scope?.store?.rawValue)
             """, logger: logger)
         return try rows.collect().first.flatMap { try order(view: $0.makeRandomAccess()) }
@@ -68,7 +70,17 @@ package enum OrderQueries {
         order.discount = try r["discount_amount"].decode(Int64?.self) ?? 0
         order.arrival = try r["arrival_json"].decode(String?.self).map(OrderParts.arrival)
         order.taxSeller = try r["tax_json"].decode(String?.self).map(OrderParts.taxSeller)
+        order.timeliness = try timeliness(r)
         return order
+    }
+
+    /// `order_timeliness`'s columns when the statement read them (the order's reads that pass the
+    /// clock do); nil when it did not, or when the order has none (closed, or no slot).
+    static func timeliness(_ r: PostgresRandomAccessRow) throws -> OrderTimeliness? {
+        guard r.contains("timeliness"), let readyBy = try r["ready_by"].decode(Date?.self) else { return nil }
+        return OrderTimeliness(
+            readyBy: readyBy, status: try r["timeliness"].stored(OrderTimeliness.Status.self),
+            expectedReady: try r["ready_estimate"].decode(Date?.self))
     }
 
     /// A customer's orders, newest first.
@@ -90,16 +102,17 @@ package enum OrderQueries {
     }
 
     /// A store's order board, oldest first (the order they should be worked in): the open
-    /// orders, or those with `status`.
+    /// orders, or those with `status`, each saying whether it will be ready on time at `now`.
     package static func board(
-        store: StoreID, in scope: StoreScope, status: OrderStatus?, limit: Int, cursor: String?, on client: PostgresClient,
+        store: StoreID, in scope: StoreScope, status: OrderStatus?, now: Date, limit: Int, cursor: String?, on client: PostgresClient,
         logger: Logger
     ) async throws -> Page<OrderSummary> {
         let after = try PageCursor.decode(cursor, as: PageCursor.Dated.self)
         let rows = try await client.run(
             """
-            SELECT \(unescaped: summaryColumns)
+            SELECT \(unescaped: summaryColumns), t.ready_by, t.timeliness, t.ready_estimate
             FROM orders o JOIN users u ON u.id = o.customer_id
+            LEFT JOIN LATERAL order_timeliness(o.id, \(now)) t ON true
             WHERE o.store_id = \(store.rawValue) AND o.store_id = \(scope)
               AND (CASE WHEN \(status?.rawValue)::text IS NULL THEN o.status IN ('pending', 'packaged', 'delivering')
                         ELSE o.status = \(status?.rawValue) END)
@@ -177,7 +190,8 @@ package enum OrderQueries {
             itemCount: Int(try r["item_count"].decode(Int64.self)), createdAt: try r["created_at"].decode(Date.self),
             pickupSlot: start.flatMap { start in end.map { PickupSlot(start: start, end: $0) } },
             arrival: try r["arrival_json"].decode(String?.self).map(OrderParts.arrival),
-            openSubstitutions: Int(try r["open_substitutions"].decode(Int64.self)), shortLines: Int(try r["short_lines"].decode(Int64.self)))
+            openSubstitutions: Int(try r["open_substitutions"].decode(Int64.self)), shortLines: Int(try r["short_lines"].decode(Int64.self)),
+            timeliness: try timeliness(r))
     }
 
     private static func page(_ rows: SQLRows, limit: Int) async throws -> Page<OrderSummary> {

@@ -20,4 +20,7 @@ public struct OrderSummary: Sendable, Equatable {
     public var openSubstitutions: Int = 0
     /// Lines picked short: fewer found than ordered (the board flags the order).
     public var shortLines: Int = 0
+    /// Whether it will be ready on time (issue 47); nil when closed or without a slot, or when
+    /// the list was not read against the clock (a customer's own list).
+    public var timeliness: OrderTimeliness? = nil
 }

@@ -9,6 +9,8 @@ import QRReceipt
 /// that someone else's order exists.
 package struct Orders: Sendable {
     package let database: Database
+    /// Now, for whether an order will be ready on time (`AppConfiguration.clock`).
+    package var clock: @Sendable () -> Date = { Date() }
 
     /// The order, if `viewer` is its customer or staff of its store; else `orderNotFound`.
     /// The order an id from a path or form names, as `order(_:visibleTo:logger:)` shows it: text
@@ -22,7 +24,7 @@ package struct Orders: Sendable {
         let scope = viewer.role.worksInStore ? try StoreScope(staff: viewer) : nil
         guard
             let order = try await OrderQueries.order(
-                id: id, visibleTo: viewer.userID, orStaffIn: scope, on: database.client, logger: logger)
+                id: id, visibleTo: viewer.userID, orStaffIn: scope, now: clock(), on: database.client, logger: logger)
         else { throw OrderError.orderNotFound }
         return order
     }
@@ -48,7 +50,7 @@ package struct Orders: Sendable {
         of store: StoreID, in scope: StoreScope, status: OrderStatus? = nil, limit: Int, cursor: String? = nil, logger: Logger
     ) async throws -> Page<OrderSummary> {
         try await OrderQueries.board(
-            store: store, in: scope, status: status, limit: limit, cursor: cursor, on: database.client, logger: logger)
+            store: store, in: scope, status: status, now: clock(), limit: limit, cursor: cursor, on: database.client, logger: logger)
     }
 
     /// The caller's store's orders that `text` names (issue 46: a customer on the phone, at the

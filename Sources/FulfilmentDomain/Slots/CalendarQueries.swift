@@ -4,10 +4,20 @@ import PostgresNIO
 
 /// The SQL of a store's calendar: its settings row, opening ranges and closures.
 package enum CalendarQueries {
-    /// The store's calendar, or nil when it has none (its orders take no slot).
+    /// The store's calendar, or nil when it has none (its orders take no slot), with its ready
+    /// lead (issue 47), which only the calendar's own readers need (checkout's does not).
     package static func calendar(store: StoreID, on connection: some SQLRunner, logger: Logger) async throws -> StoreCalendar? {
-        let rows = try await connection.run("SELECT k.* FROM store_calendar(\(store.rawValue)) k", logger: logger)
-        for try await row in rows { return try calendar(in: row.makeRandomAccess(), from: 0) }
+        let rows = try await connection.run(
+            """
+            SELECT k.*, c.ready_lead_minutes
+            FROM store_calendar(\(store.rawValue)) k JOIN store_calendars c ON c.store_id = \(store.rawValue)
+            """, logger: logger)
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            var calendar = try calendar(in: r, from: 0)
+            calendar?.readyLeadMinutes = Int(try r["ready_lead_minutes"].decode(Int32.self))
+            return calendar
+        }
         return nil
     }
 
@@ -32,13 +42,14 @@ package enum CalendarQueries {
     package static func replace(store: StoreID, with calendar: StoreCalendar, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.run(
             """
-            INSERT INTO store_calendars (store_id, time_zone, slot_minutes, capacity, lead_minutes, horizon_days, grace_minutes)
+            INSERT INTO store_calendars (store_id, time_zone, slot_minutes, capacity, lead_minutes, horizon_days, grace_minutes,
+                                         ready_lead_minutes)
             VALUES (\(store.rawValue), \(calendar.timeZone.identifier), \(calendar.slotMinutes), \(calendar.capacity),
-                    \(calendar.leadMinutes), \(calendar.horizonDays), \(calendar.graceMinutes))
+                    \(calendar.leadMinutes), \(calendar.horizonDays), \(calendar.graceMinutes), \(calendar.readyLeadMinutes))
             ON CONFLICT (store_id) DO UPDATE SET
                 time_zone = excluded.time_zone, slot_minutes = excluded.slot_minutes, capacity = excluded.capacity,
                 lead_minutes = excluded.lead_minutes, horizon_days = excluded.horizon_days,
-                grace_minutes = excluded.grace_minutes, updated_at = now()
+                grace_minutes = excluded.grace_minutes, ready_lead_minutes = excluded.ready_lead_minutes, updated_at = now()
             """, logger: logger)
         try await connection.run("DELETE FROM store_opening_hours WHERE store_id = \(store.rawValue)", logger: logger)
         try await connection.run(

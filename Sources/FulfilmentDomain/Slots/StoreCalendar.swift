@@ -44,6 +44,8 @@ public struct StoreCalendar: Sendable, Equatable {
     public var horizonDays: Int = 7
     /// How long after its slot ends an order can still be collected (the token's expiry).
     public var graceMinutes: Int = 1440
+    /// How long before its slot's start an order must be packed (issue 47): its ready-by time.
+    public var readyLeadMinutes: Int = 15
 
     /// The bounds the contract and the database also state.
     public enum Bounds {
@@ -52,6 +54,7 @@ public struct StoreCalendar: Sendable, Equatable {
         public static let leadMinutes = 0...20_160
         public static let horizonDays = 1...60
         public static let graceMinutes = 0...20_160
+        public static let readyLeadMinutes = 0...240
         public static let ranges = 0...70
         public static let closures = 0...400
         public static let closureReason = 0...200
@@ -97,10 +100,11 @@ public struct CalendarDraft: Sendable {
     public var leadMinutes: Int?
     public var horizonDays: Int?
     public var graceMinutes: Int?
+    public var readyLeadMinutes: Int?
 
     package init(
         timeZone: String, openingHours: [Range], closures: [Closure], slotMinutes: Int? = nil, capacity: Int, leadMinutes: Int? = nil,
-        horizonDays: Int? = nil, graceMinutes: Int? = nil
+        horizonDays: Int? = nil, graceMinutes: Int? = nil, readyLeadMinutes: Int? = nil
     ) {
         self.timeZone = timeZone
         self.openingHours = openingHours
@@ -110,6 +114,7 @@ public struct CalendarDraft: Sendable {
         self.leadMinutes = leadMinutes
         self.horizonDays = horizonDays
         self.graceMinutes = graceMinutes
+        self.readyLeadMinutes = readyLeadMinutes
     }
 }
 
@@ -135,6 +140,10 @@ extension StoreCalendar {
         let grace = draft.graceMinutes ?? 1440
         guard Bounds.graceMinutes.contains(grace) else {
             throw invalid("graceMinutes", "The grace period is 0 to 20160 minutes (14 days).")
+        }
+        let readyLead = draft.readyLeadMinutes ?? 15
+        guard Bounds.readyLeadMinutes.contains(readyLead) else {
+            throw invalid("readyLeadMinutes", "An order is ready 0 to 240 minutes before its slot starts.")
         }
         guard Bounds.ranges.contains(draft.openingHours.count) else { throw invalid("openingHours", "At most 70 opening ranges.") }
         var ranges: [Range] = []
@@ -170,7 +179,7 @@ extension StoreCalendar {
         return StoreCalendar(
             timeZone: zone, hours: ranges.sorted { ($0.weekday, $0.opens) < ($1.weekday, $1.opens) },
             closures: closures.sorted { $0.date < $1.date }, slotMinutes: slotMinutes, capacity: draft.capacity, leadMinutes: lead,
-            horizonDays: horizon, graceMinutes: grace)
+            horizonDays: horizon, graceMinutes: grace, readyLeadMinutes: readyLead)
     }
 
     /// `HH:MM` as minutes after midnight.

@@ -2,10 +2,12 @@ import Foundation
 
 /// What an endpoint's fields must be, checked before any SQL (the table checks the URL again).
 package enum WebhookRules {
-    /// Every type the outbox triggers write (`sql/routines/*_outbox.sql`); the contract's `WebhookEventType`.
+    /// Every type the outbox triggers (`sql/routines/*_outbox.sql`) and the late-risk sweep
+    /// (`sweep_order_timeliness`) write; the contract's `WebhookEventType`.
     package static let eventTypes = [
         "order.placed", "order.ready_for_pickup", "order.at_collection_point", "order.collected", "order.cancelled",
-        "order.substitution_proposed", "order.substitution_decided", "order.customer_arrived", "payment.succeeded", "stock.low",
+        "order.substitution_proposed", "order.substitution_decided", "order.customer_arrived", "order.at_risk", "order.late",
+        "payment.succeeded", "stock.low",
         "favourite.back_in_stock",
     ]
 

@@ -24,7 +24,7 @@ extension API {
             .init(
                 body: .json(
                     .init(
-                        items: page.items.map { .init($0, ownList: true) }, nextCursor: page.nextCursor))))
+                        items: try page.items.map { try .init($0, ownList: true) }, nextCursor: page.nextCursor))))
     }
 
     func listStoreOrders(_ input: Operations.ListStoreOrders.Input) async throws -> Operations.ListStoreOrders.Output {
@@ -44,7 +44,7 @@ extension API {
             .init(
                 body: .json(
                     .init(
-                        items: page.items.map { .init($0, ownList: false) }, nextCursor: page.nextCursor))))
+                        items: try page.items.map { try .init($0, ownList: false) }, nextCursor: page.nextCursor))))
     }
 
     func getOrder(_ input: Operations.GetOrder.Input) async throws -> Operations.GetOrder.Output {
@@ -176,6 +176,8 @@ extension Components.Schemas.Order {
         self.idCheck = order.idCheck.map(Components.Schemas.IDCheck.init)
         self.pickupSlot = order.pickupSlot.map { .init($0, zone: order.pickupTimeZone) }
         self.arrival = order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) }
+        self.readyBy = order.timeliness?.readyBy
+        self.timeliness = try order.timeliness.map { try .matching($0.status.rawValue) }
         if let seller = order.taxSeller, let breakdown = order.taxBreakdown {
             self.tax = .init(
                 name: seller.name, number: seller.number, seller: seller.seller, address: seller.address,
@@ -190,7 +192,7 @@ extension Components.Schemas.Order {
 
 extension Components.Schemas.OrderSummary {
     /// `ownList`: the customer's own list, which links each receipt; the store's board does not.
-    init(_ order: OrderSummary, ownList: Bool) {
+    init(_ order: OrderSummary, ownList: Bool) throws {
         self.init(
             id: order.id.description, number: order.number, storeId: order.storeID.description, customerName: order.customerName,
             status: .init(rawValue: order.status.rawValue)!, progress: order.status.progress,
@@ -200,6 +202,7 @@ extension Components.Schemas.OrderSummary {
             pickupSlot: order.pickupSlot.map { .init($0, zone: nil) },
             arrival: order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) },
             openSubstitutions: order.openSubstitutions > 0 ? order.openSubstitutions : nil,
-            shortLines: order.shortLines > 0 ? order.shortLines : nil)
+            shortLines: order.shortLines > 0 ? order.shortLines : nil, readyBy: order.timeliness?.readyBy,
+            timeliness: try order.timeliness.map { try .matching($0.status.rawValue) })
     }
 }

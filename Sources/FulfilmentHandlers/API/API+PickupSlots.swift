@@ -22,7 +22,7 @@ extension API {
             openingHours: body.openingHours.map { .init(weekday: $0.weekday.rawValue, opens: $0.opens, closes: $0.closes) },
             closures: (body.closures ?? []).map { .init(date: $0.date, reason: $0.reason) },
             slotMinutes: body.slotMinutes, capacity: body.capacity, leadMinutes: body.leadMinutes, horizonDays: body.horizonDays,
-            graceMinutes: body.graceMinutes)
+            graceMinutes: body.graceMinutes, readyLeadMinutes: body.readyLeadMinutes)
         let calendar = try await services.pickupSlots.setCalendar(
             store: store, to: try StoreCalendar.validated(draft), by: try Identity.required, logger: logger)
         return .ok(.init(body: .json(.init(calendar, store: store))))
@@ -91,7 +91,7 @@ extension Components.Schemas.StoreCalendar {
             },
             closures: calendar.closures.map { .init(date: $0.date.description, reason: $0.reason.isEmpty ? nil : $0.reason) },
             slotMinutes: calendar.slotMinutes, capacity: calendar.capacity, leadMinutes: calendar.leadMinutes,
-            horizonDays: calendar.horizonDays, graceMinutes: calendar.graceMinutes)
+            horizonDays: calendar.horizonDays, graceMinutes: calendar.graceMinutes, readyLeadMinutes: calendar.readyLeadMinutes)
     }
 }
 

@@ -33,6 +33,10 @@ struct SettingsBrowserTests {
                 try await browser.type("America/Jamaica", into: "#timeZone")
                 try await browser.clear("#capacity")
                 try await browser.type("12", into: "#capacity")
+                // Issue 47: orders packed 20 minutes before their slot.
+                #expect(try await browser.attribute("#readyLeadMinutes", "value") == "15")
+                try await browser.clear("#readyLeadMinutes")
+                try await browser.type("20", into: "#readyLeadMinutes")
                 // Monday: 08:00–12:00 and 14:00–18:00. Time inputs take the digits as typed.
                 for (field, time) in [("w1a-opens", "0800AM"), ("w1a-closes", "1200PM"), ("w1b-opens", "0200PM"), ("w1b-closes", "0600PM")] {
                     _ = try await browser.script(
@@ -82,6 +86,7 @@ struct SettingsBrowserTests {
             let calendar = try await app.request(.get, "/v1/stores/\(store)/calendar", token: try await app.signIn(role: .staff, store: store).token)
             #expect(calendar.json["timeZone"].string == "America/Jamaica")
             #expect(calendar.json["capacity"] == 12)
+            #expect(calendar.json["readyLeadMinutes"] == 20)
             #expect(
                 calendar.json["openingHours"].array.map { "\($0["weekday"].string ?? "") \($0["opens"].string ?? "")-\($0["closes"].string ?? "")" }
                     == ["monday 08:00-12:00", "monday 14:00-18:00"])

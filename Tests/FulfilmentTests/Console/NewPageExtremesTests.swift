@@ -30,7 +30,7 @@ struct NewPageExtremesTests {
                 #expect((400..<500).contains(refund.status.code), "refund \(value): \(refund.status)")
                 let fields = [
                     "_csrf": csrf, "timeZone": "UTC", "capacity": value, "slotMinutes": value, "leadMinutes": value, "horizonDays": value,
-                    "graceMinutes": value, "w1a-opens": "08:00", "w1a-closes": "12:00",
+                    "graceMinutes": value, "readyLeadMinutes": value, "w1a-opens": "08:00", "w1a-closes": "12:00",
                 ]
                 let calendar = try await app.form(.post, "/console/settings/calendar", fields, cookie: cookie)
                 #expect((400..<500).contains(calendar.status.code), "calendar \(value): \(calendar.status)")

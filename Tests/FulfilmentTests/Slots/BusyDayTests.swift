@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 
 @testable import Fulfilment
@@ -11,7 +12,8 @@ import Testing
 /// connections, into the morning's slots, each choosing among the slots the list still offers.
 /// Afterwards no slot holds more work than its pickers can do (but a slot's first order, taken
 /// whole), every slot's counter is exactly what its orders hold, and the list says full where
-/// checkout refuses.
+/// checkout refuses. Then the Saturday is worked (issue 47, "ready on time"): every order that ends
+/// up late was named at risk before its ready-by time.
 @Suite("A busy day: no slot booked beyond its pickers' work")
 struct BusyDayTests {
     /// Friday 10:00 in London; the Saturday is the next day.
@@ -30,7 +32,8 @@ struct BusyDayTests {
         "144 orders of 1 to 12 lines into a Saturday morning: every slot within its pickers' work, counters equal to the orders",
         .timeLimit(.minutes(6)))
     func busySaturday() async throws {
-        try await withApp(clock: TestClock(Self.friday)) { app in
+        let clock = TestClock(Self.friday)
+        try await withApp(clock: clock) { app in
             let (store, manager) = try await app.storeWithCalendar(TestApp.everyDay("09:00", "12:00", capacity: 8))
             // One picker from 09:00, two from 10:00, three from 11:00.
             let rota: JSONValue = [
@@ -90,6 +93,112 @@ struct BusyDayTests {
                 let reply = try await app.checkout(small, slot: slot["start"].string)
                 #expect(reply.json["error"]["details"]["reason"].string == slot["fullBecause"].string)
             }
+
+            try await workTheSaturday(app, store: store, clock: clock)
         }
+    }
+
+    /// Ready on time (issue 47), on the same Saturday: the pickers start at 08:30 (late: the first slot is ready by 08:45) and work the
+    /// orders in ready-by order (slot, then placed first) at the rota's pickers each hour at 80 %,
+    /// a minute at a time; an order is packed at the end of the minute its work is done. Before
+    /// each minute the test asks `order_timeliness` about every unpacked order at that minute,
+    /// and the late-risk sweep runs as an instance would. Every order that ends up packed after
+    /// its ready-by time was named at risk before its ready-by time, was announced `order.at_risk`
+    /// then `order.late` once each, and its customer was told; no order packed in time was.
+    /// The test's rota on the Saturday, on the store's clock (London is on UTC until the 28th).
+    static func pickers(at date: Date) -> Double {
+        switch Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date).hour! {
+        case 10: 2
+        case 11: 3
+        default: 1
+        }
+    }
+
+    func workTheSaturday(_ app: TestApp, store: String, clock: TestClock) async throws {
+        let start = try Date("2027-03-27T08:30:00Z", strategy: .iso8601)
+        let all = try await sql(
+            """
+            SELECT id::text, pick_work_seconds, extract(epoch FROM pickup_slot_start - interval '15 minutes')::int8, number
+            FROM orders WHERE store_id = $1 AND status = 'pending' AND pickup_slot_start IS NOT NULL
+            ORDER BY pickup_slot_start, created_at, id
+            """, [store], on: app.database
+        ).map { (id: $0[0]!, work: Double($0[1]!)!, readyBy: Date(timeIntervalSince1970: Double($0[2]!)!), number: $0[3]!) }
+        #expect(all.count >= 30)
+        let logger = Logger(label: "test")
+        let (firstAtRisk, packedAt, boardChecked, left) = try await app.withDatabase { database in
+            var queue = all
+            var firstAtRisk: [String: Date] = [:]
+            var packedAt: [String: Date] = [:]
+            var boardChecked = false
+            var now = start
+            while !queue.isEmpty, now < start.addingTimeInterval(8 * 3600) {
+                let seen = try await sql(
+                    """
+                    SELECT o.id::text, t.timeliness FROM orders o CROSS JOIN LATERAL order_timeliness(o.id, to_timestamp($2::float8)) t
+                    WHERE o.store_id = $1 AND o.status = 'pending'
+                    """, [store, String(now.timeIntervalSince1970)], on: app.database)
+                for row in seen where row[1] != "on_track" && firstAtRisk[row[0]!] == nil { firstAtRisk[row[0]!] = now }
+                // Once, the board as staff see it names the orders at risk then, in words.
+                let risky = seen.filter { $0[1] == "at_risk" }.compactMap { $0[0] }
+                if !boardChecked, risky.count >= 2 {
+                    boardChecked = true
+                    clock.now = now
+                    let staff = try await app.storeAccount(.staff, store: store)
+                    let board = try await app.form(.get, "/console/orders", cookie: try await app.consoleCookie(staff)).text
+                    for id in risky {
+                        let number = try #require(all.first { $0.id == id }?.number)
+                        #expect(board.contains("id=\"at-risk-\(number)\">At risk: ready by "), "order \(number) at risk on the board")
+                    }
+                }
+                try await LateRisk(database: database).sweep(now: now, logger: logger)
+                // A minute of picking.
+                var budget = Self.pickers(at: now) * 0.8 * 60
+                var packed: [String] = []
+                while budget > 0, !queue.isEmpty {
+                    let done = min(budget, queue[0].work)
+                    queue[0].work -= done
+                    budget -= done
+                    if queue[0].work <= 0 {
+                        packed.append(queue.removeFirst().id)
+                    }
+                }
+                now = now.addingTimeInterval(60)
+                for id in packed { packedAt[id] = now }
+                if !packed.isEmpty {
+                    try await sql(
+                        "UPDATE orders SET status = 'packaged', packaged_at = to_timestamp($2::float8) WHERE id = ANY ($1::uuid[])",
+                        ["{" + packed.joined(separator: ",") + "}", String(now.timeIntervalSince1970)], on: app.database)
+                }
+            }
+            return (firstAtRisk, packedAt, boardChecked, queue.count)
+        }
+        #expect(left == 0, "the day's work is done")
+        #expect(boardChecked)
+        let endedLate = all.filter { order in (packedAt[order.id] ?? .distantFuture) > order.readyBy }
+        #expect(!endedLate.isEmpty && endedLate.count < all.count, "some orders end up late, not all")
+        var warnings: [Double] = []
+        for order in endedLate {
+            let warned = try #require(firstAtRisk[order.id], "order \(order.number) ended late unnamed")
+            #expect(warned < order.readyBy, "order \(order.number) named at risk only at \(warned), ready by \(order.readyBy)")
+            warnings.append(order.readyBy.timeIntervalSince(warned) / 60)
+        }
+        let events = try await sql(
+            "SELECT order_id::text, type FROM events WHERE store_id = $1 AND type IN ('order.at_risk', 'order.late') ORDER BY id",
+            [store], on: app.database)
+        let lateIDs = Set(endedLate.map(\.id))
+        for order in all {
+            let kinds = events.filter { $0[0] == order.id }.compactMap { $0[1] }
+            if lateIDs.contains(order.id) {
+                #expect(kinds.sorted() == ["order.at_risk", "order.late"], "order \(order.number): \(kinds)")
+            } else {
+                #expect(!kinds.contains("order.late"), "order \(order.number) was in time")
+            }
+        }
+        #expect(try await app.messages(.orderLate).count == endedLate.count)
+        warnings.sort()
+        print(
+            "busy Saturday: \(all.count) orders, \(endedLate.count) ended late, each named at risk first: "
+                + "\(Int(warnings.first ?? 0))–\(Int(warnings.last ?? 0)) min before its ready-by (median \(Int(warnings.isEmpty ? 0 : warnings[warnings.count / 2]))); "
+                + "\(firstAtRisk.count - endedLate.count) named at risk and packed in time")
     }
 }

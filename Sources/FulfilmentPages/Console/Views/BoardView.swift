@@ -41,7 +41,7 @@ enum BoardView {
             title: "Orders", session: session,
             body: """
                 <h1>Open orders</h1>
-                <p class="hint">Earliest pickup slot first; late orders are flagged. This page updates itself as orders change.</p>
+                <p class="hint">Soonest ready-by time first (when an order must be packed for its slot); orders at risk of not being ready in time are amber, late ones red. Times are on the store's clock (\(Self.zoneName(zone))). This page updates itself as orders change.</p>
                 \(OrderSearchView.box(""))
                 \(noticeHTML)
                 <div id="board-live">
@@ -52,6 +52,9 @@ enum BoardView {
             scripts: ["board.js"]
         )
     }
+
+    /// The store's zone as the page names it: `America/Jamaica`, or UTC.
+    static func zoneName(_ zone: TimeZone?) -> String { zone?.identifier ?? "UTC" }
 
     /// A status as the people at the store say it (issue 46: the board showed "pending").
     static func word(_ status: OrderStatus) -> String {
@@ -89,10 +92,11 @@ enum BoardView {
         return flags.isEmpty ? .empty : " \(HTML.join(flags, separator: " "))"
     }
 
-    /// The board's order: by slot start (orders without a slot last), then oldest first.
+    /// The board's order: by ready-by time (issue 47: when it must be packed, its slot's start
+    /// less the store's ready lead, so slot by slot), orders without a slot last, then oldest first.
     static func bySlot(_ orders: [OrderSummary]) -> [OrderSummary] {
         orders.sorted { a, b in
-            switch (a.pickupSlot?.start, b.pickupSlot?.start) {
+            switch (a.timeliness?.readyBy ?? a.pickupSlot?.start, b.timeliness?.readyBy ?? b.pickupSlot?.start) {
             case (let x?, let y?) where x != y: x < y
             case (.some, nil): true
             case (nil, .some): false
@@ -130,7 +134,7 @@ enum BoardView {
             """ : .empty
         return """
             <tr id="order-\(order.number)">
-            <td><a href="/console/orders/\(order.id)"><strong>\(order.number)</strong></a> <span class="status status-\(order.status.rawValue)">\(Self.word(order.status))</span>\(Self.flags(order))</td>
+            <td><a href="/console/orders/\(order.id)"><strong>\(order.number)</strong></a> <span class="status status-\(order.status.rawValue)">\(Self.word(order.status))</span>\(Self.flags(order))\(Self.readiness(order, zone: zone, now: now))</td>
             <td class="slot" data-label="Slot">\(slotCell(order, zone: zone, now: now))</td>
             <td data-label="Age">\(TimeText.age(since: order.createdAt))</td>
             <td data-label="Customer">\(order.customerName)</td>
@@ -140,6 +144,24 @@ enum BoardView {
             <td class="board-actions">\(moves)\(resend)</td>
             </tr>
             """
+    }
+
+    /// Whether an unpacked order will be ready on time (issue 47), in words as well as colour:
+    /// amber "At risk: ready by 14:45", red "Late by 12 min"; nothing when it is on track or
+    /// packed. The time is on the store's clock, which the page's heading names.
+    static func readiness(_ order: OrderSummary, zone: TimeZone?, now: Date) -> HTML {
+        guard let timeliness = order.timeliness else { return .empty }
+        switch timeliness.status {
+        case .onTrack:
+            return .empty
+        case .atRisk:
+            let time = SlotText.time(timeliness.readyBy, zone ?? TimeZone(identifier: "UTC")!)
+            return " <span class=\"readiness at-risk\" id=\"at-risk-\(order.number)\">At risk: ready by \(time)</span>"
+        case .late:
+            let minutes = max(1, Int(now.timeIntervalSince(timeliness.readyBy) / 60))
+            let late = minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
+            return " <span class=\"readiness late-risk\" id=\"late-by-\(order.number)\">Late by \(late)</span>"
+        }
     }
 
     private static func slotCell(_ order: OrderSummary, zone: TimeZone?, now: Date) -> HTML {

@@ -16,6 +16,7 @@ enum SettingsView {
             "timeZone": calendar?.timeZone.identifier ?? "UTC", "slotMinutes": "\(calendar?.slotMinutes ?? 30)",
             "capacity": "\(calendar?.capacity ?? 10)", "leadMinutes": "\(calendar?.leadMinutes ?? 120)",
             "horizonDays": "\(calendar?.horizonDays ?? 7)", "graceMinutes": "\(calendar?.graceMinutes ?? 1440)",
+            "readyLeadMinutes": "\(calendar?.readyLeadMinutes ?? 15)",
         ]
         for weekday in 1...7 {
             let ranges = (calendar?.hours ?? []).filter { $0.weekday == weekday }.sorted { $0.opens < $1.opens }
@@ -61,7 +62,8 @@ enum SettingsView {
             capacity: try form.int("capacity", label: "The capacity", in: StoreCalendar.Bounds.capacity) ?? 0,
             leadMinutes: try form.int("leadMinutes", label: "The lead time", in: StoreCalendar.Bounds.leadMinutes),
             horizonDays: try form.int("horizonDays", label: "How far ahead", in: StoreCalendar.Bounds.horizonDays),
-            graceMinutes: try form.int("graceMinutes", label: "The wait for an uncollected order", in: StoreCalendar.Bounds.graceMinutes))
+            graceMinutes: try form.int("graceMinutes", label: "The wait for an uncollected order", in: StoreCalendar.Bounds.graceMinutes),
+            readyLeadMinutes: try form.int("readyLeadMinutes", label: "Ready before the slot", in: StoreCalendar.Bounds.readyLeadMinutes))
     }
 
     static func page(
@@ -113,6 +115,7 @@ enum SettingsView {
                 \(number("leadMinutes", "Lead time (minutes)", "The earliest slot starts this long after an order.", StoreCalendar.Bounds.leadMinutes))
                 \(number("horizonDays", "Book ahead (days)", "1 to 60.", StoreCalendar.Bounds.horizonDays))
                 \(number("graceMinutes", "Uncollected orders wait (minutes)", "After the slot ends; then they are cancelled and any payment owed back. 1440 is a day.", StoreCalendar.Bounds.graceMinutes))
+                \(number("readyLeadMinutes", "Ready before the slot (minutes)", "An order is packed this long before its slot starts; the order board shows it at risk or late against that time. 0 to 240.", StoreCalendar.Bounds.readyLeadMinutes))
                 <h3>Opening hours</h3>
                 <p class="hint">Two ranges a day for a store that closes at lunch; leave both empty on a closed day. A range that closes after midnight runs into the next day.</p>
                 <table id="opening-hours"><tbody>\(HTML.join(days))</tbody></table>

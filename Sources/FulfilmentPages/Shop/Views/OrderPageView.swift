@@ -61,6 +61,7 @@ enum OrderPageView {
                 <section id="order-live" data-events="/orders/\(order.id)/events" aria-live="polite">
                 <h1>Order \(order.number) <span class="status status-\(order.status.rawValue)" id="order-status">\(Self.trackerLabel(order.status))</span></h1>
                 <ol class="tracker" id="tracker" aria-label="Progress">\(tracker)</ol>
+                \(running(order, zone: zone))
                 \(arrival)
                 \(receipt)
                 \(lines(order, session: frame.session))
@@ -68,6 +69,18 @@ enum OrderPageView {
                 </section>
                 <p><a href="/orders">All my orders</a> · <a href="/shop">Back to the shop</a></p>
                 """)
+    }
+
+    /// An order that will not be ready in time (issue 47, what `order.late`'s message links to):
+    /// when the store now expects it ready, on its clock, and the three ways on: keep it (do
+    /// nothing), choose another time, or cancel for all that was paid back (both below).
+    static func running(_ order: Order, zone: TimeZone?) -> HTML {
+        guard let timeliness = order.timeliness, timeliness.status == .late, order.status == .pending else { return .empty }
+        let when = timeliness.expectedReady.map { " We now expect it ready about \(TimeText.local($0, in: zone))." } ?? ""
+        return """
+            <p class="notice notice-refused" id="running-late">Sorry, your order is running late.\(when) You may keep it and collect it then, \
+            <a href="/orders/\(order.id)/slot">choose another pickup time</a>, or <a href="/orders/\(order.id)/cancel">cancel it</a> and get all you paid back.</p>
+            """
     }
 
     /// Each line as the store left it: what it holds and costs now, and what happened to it
