@@ -128,7 +128,7 @@ struct ReportRollupTests {
                 return id
             }
             let status = { (order: String, status: String) in
-                try await sql(
+                _ = try await sql(
                     """
                     UPDATE orders SET status = $2, packaged_at = CASE WHEN $2 IN ('packaged', 'completed') THEN coalesce(packaged_at, now()) END,
                         completed_at = CASE WHEN $2 = 'completed' THEN now() END,
@@ -137,12 +137,12 @@ struct ReportRollupTests {
                     """, [order, status], on: app.database)
             }
             let pick = { (order: String, product: String, picked: Int, short: Bool) in
-                try await sql(
+                _ = try await sql(
                     "UPDATE order_lines SET picked_quantity = $3::int, picked_short = $4::boolean WHERE order_id = $1 AND product_id = $2",
                     [order, product, String(picked), short ? "true" : "false"], on: app.database)
             }
             // Kingston is five hours behind UTC: 04:30 UTC is 23:30 the day before there.
-            let late = try await order(kingston, "2026-11-02T04:30:00Z", [(rice, 3), (flour, 1)])
+            _ = try await order(kingston, "2026-11-02T04:30:00Z", [(rice, 3), (flour, 1)])
             let early = try await order(kingston, "2026-11-02T05:30:00Z", [(rice, 1), (sugar, 2)])
             try await pick(early, rice, 1, false)
             try await pick(early, sugar, 1, true)
