@@ -145,7 +145,7 @@ extension ReportQueries {
             WITH bounds AS MATERIALIZED (
                 SELECT (\(range.from.description)::date::timestamp AT TIME ZONE \(zone.identifier)) AS first,
                        least((\(range.to.description)::date + 1)::timestamp AT TIME ZONE \(zone.identifier), \(now)::timestamptz) AS after
-            ), overlaps AS (
+            ), cut AS (
                 SELECT o.product_id,
                        greatest(extract(epoch FROM least(coalesce(o.ended_at, b.after), b.after) - greatest(o.began_at, b.first)), 0)::float8
                            AS seconds
@@ -153,7 +153,7 @@ extension ReportQueries {
                 WHERE o.store_id = \(store.rawValue) AND \(scope, column: "o.store_id")
                   AND o.began_at < (SELECT after FROM bounds) AND (o.ended_at IS NULL OR o.ended_at > (SELECT first FROM bounds))
             ), summed AS (
-                SELECT product_id, count(*)::int8 AS outages, sum(seconds) AS seconds FROM overlaps GROUP BY product_id HAVING sum(seconds) > 0
+                SELECT product_id, count(*)::int8 AS outages, sum(seconds) AS seconds FROM cut GROUP BY product_id HAVING sum(seconds) > 0
             )
             SELECT s.product_id, p.name, s.outages, s.seconds, count(*) OVER ()::int8 AS total
             FROM summed s JOIN products p ON p.id = s.product_id AND NOT p.discontinued

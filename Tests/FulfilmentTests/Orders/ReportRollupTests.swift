@@ -132,9 +132,13 @@ struct ReportRollupTests {
                     """
                     UPDATE orders SET status = $2, packaged_at = CASE WHEN $2 IN ('packaged', 'completed') THEN coalesce(packaged_at, now()) END,
                         completed_at = CASE WHEN $2 = 'completed' THEN now() END,
+                        collected_at = CASE WHEN $2 = 'completed' THEN now() END,
+                        collected_by = CASE WHEN $2 = 'completed' THEN $3::uuid END,
+                        payment_status = CASE WHEN $2 = 'completed' THEN 'paid' ELSE payment_status END,
+                        paid_at = CASE WHEN $2 = 'completed' THEN now() ELSE paid_at END,
                         cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() END
                     WHERE id = $1
-                    """, [order, status], on: app.database)
+                    """, [order, status, staff.userID], on: app.database)
             }
             let pick = { (order: String, product: String, picked: Int, short: Bool) in
                 _ = try await sql(
