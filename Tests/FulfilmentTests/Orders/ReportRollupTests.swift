@@ -235,8 +235,8 @@ struct ReportRollupTests {
                         try await connection.run(
                             """
                             INSERT INTO orders (id, store_id, customer_id, payment_method, total_amount, currency, idempotency_key, request_hash)
-                            VALUES ($1, $2, $3, 'pay_at_collection', 0, 'JMD', $1, sha256(convert_to($1, 'UTF8')))
-                            """, [id, store, customer.userID])
+                            VALUES ($1::uuid, $2, $3, 'pay_at_collection', 0, 'JMD', $4, sha256(convert_to($4, 'UTF8')))
+                            """, [id, store, customer.userID, id])
                         try await connection.run(
                             """
                             INSERT INTO order_lines (store_id, order_id, product_id, name, unit_price, quantity)
