@@ -4,11 +4,12 @@ import Foundation
 /// days): the best sellers, by units and with what they sold for (what a line holds now: picked
 /// short, refused substitutes and lines removed at the desk taken off, after its coupon share),
 /// and the items never collected (the lines of orders that were cancelled, by the customer, the
-/// store or running out of time). And, whatever the range, the products out of stock now, with
-/// since when where the stock ledger says: stock leaves on hand when an order is collected, which
-/// the ledger does not record, so how many hours a product was out of stock over a past range is
-/// not something the product knows; only a run out that the ledger itself left at zero (a count,
-/// breakage, a correction) has a start, and on hand cannot fall further after it.
+/// store or running out of time). The products out of stock in the range, with for how many
+/// hours: kept since migration 061 (`stock_outages`, a trigger on the stock row as what is
+/// available crosses zero, sales included); before it, not known. And, whatever the range, the
+/// products out of stock now, with since when where the stock ledger says: stock leaves on hand
+/// when an order is collected, which the ledger does not record; only a run out that the ledger
+/// itself left at zero (a count, breakage, a correction) has a start there.
 package struct ProductReport: Sendable {
     /// A product's lines in the range.
     package struct Line: Sendable, Equatable {
@@ -52,6 +53,19 @@ package struct ProductReport: Sendable {
         package var since: Date?
     }
 
+    /// A product with nothing available for part of the range.
+    package struct OutOfStockHours: Sendable, Equatable {
+        package var product: ProductID
+        package var name: String
+        /// Its outages overlapping the range.
+        package var outages: Int
+        /// How long they overlapped the range (up to when the report was drawn), in seconds.
+        package var seconds: Double
+
+        /// Hours out of stock in the range, to a tenth.
+        package var hours: Double { (seconds / 360).rounded() / 10 }
+    }
+
     /// The most best sellers and never-collected products a report lists.
     package static let topProducts = 20
     /// The most out-of-stock products a report lists (the longest out first).
@@ -74,6 +88,10 @@ package struct ProductReport: Sendable {
     package var outOfStockCount: Int
     /// At most `maximumOutOfStock`, those out longest first, then those without a known start by name.
     package var outOfStock: [OutOfStock]
+    /// How many products were out of stock for part of the range (listed or not).
+    package var outOfStockHoursCount: Int
+    /// At most `maximumOutOfStock`, the most hours out in the range first.
+    package var outOfStockHours: [OutOfStockHours]
 
     /// Whole hours from `since` to `now`; nil without a start.
     package func hoursOut(_ product: OutOfStock) -> Int? {

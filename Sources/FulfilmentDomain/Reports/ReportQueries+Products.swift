@@ -7,35 +7,28 @@ import PostgresNIO
 /// of the store's range with each product's latest ledger movement (`stock_movements_product`).
 extension ReportQueries {
     /// Per product for the orders not cancelled and for the cancelled ones, in one statement: the
-    /// lines of the range's orders (by the lines' primary key) counted per product (a hash of a
-    /// few hundred groups, never a sort of a year of lines), the top of each kind by units with
-    /// the kind's totals over every product (window sums); the orders in a second, concurrently.
-    /// A line's amount is `order_line_amount`'s: all it ordered held, its price less its whole
-    /// coupon share (that function's identity, written out so a year's lines do not each call
-    /// it); otherwise the function.
+    /// store's days of the range in `report_product_days` (migration 061: what each product's
+    /// lines of the orders placed that day hold now, kept by triggers as lines and orders change,
+    /// a few hundred rows a day), summed per product, the top of each kind by units with the
+    /// kind's totals over every product (window sums); the orders, and the out-of-stock hours, in
+    /// other statements, concurrently. A day there is a day of the store's zone, the zone the
+    /// report is drawn in (`report_zone`, the same as `store(_:in:on:logger:)`'s; a new zone
+    /// recounts the store), so the days' rows are exactly the range's orders.
     package static func products(
         of store: StoreID, in scope: StoreScope, range: ReportRange, zone: TimeZone, currency: String, now: Date, on client: PostgresClient,
         logger: Logger
     ) async throws -> ProductReport {
         async let orders = placedOrders(of: store, in: scope, range: range, zone: zone, on: client, logger: logger)
+        async let hours = outOfStockHours(of: store, in: scope, range: range, zone: zone, now: now, on: client, logger: logger)
         let rows = try await client.read(
             """
-            WITH bounds AS MATERIALIZED (
-                SELECT (\(range.from.description)::date::timestamp AT TIME ZONE \(zone.identifier)) AS first,
-                       ((\(range.to.description)::date + 1)::timestamp AT TIME ZONE \(zone.identifier)) AS after
-            ), held AS (
-                SELECT o.status = 'cancelled' AS uncollected, l.product_id, h.units,
-                       CASE WHEN h.units = l.quantity THEN l.unit_price * l.quantity - l.discount_amount
-                            ELSE order_line_amount(l, h.units) END AS amount
-                FROM orders o
-                JOIN order_lines l ON l.order_id = o.id
-                CROSS JOIN LATERAL (SELECT held_quantity(l, o.status NOT IN ('pending', 'cancelled')) AS units) h
-                WHERE o.store_id = \(store.rawValue) AND \(scope, column: "o.store_id")
-                  AND o.created_at >= (SELECT first FROM bounds) AND o.created_at < (SELECT after FROM bounds) AND h.units > 0
-            ), counted AS (
-                SELECT uncollected, product_id, count(*) AS lines, sum(units) AS units, sum(amount) AS amount
-                FROM held
-                GROUP BY uncollected, product_id
+            WITH counted AS (
+                SELECT d.uncollected, d.product_id, sum(d.lines) AS lines, sum(d.units) AS units, sum(d.amount) AS amount
+                FROM report_product_days d
+                WHERE d.store_id = \(store.rawValue) AND \(scope, column: "d.store_id")
+                  AND d.day >= \(range.from.description)::date AND d.day <= \(range.to.description)::date
+                GROUP BY d.uncollected, d.product_id
+                HAVING sum(d.lines) > 0
             ), ranked AS (
                 SELECT c.*, p.name,
                        row_number() OVER (PARTITION BY c.uncollected ORDER BY c.units DESC, c.amount DESC, p.name, c.product_id) AS rank,
@@ -76,9 +69,10 @@ extension ReportQueries {
         sold.orders = placed.sold
         uncollected.orders = placed.cancelled
         let (count, out) = try await outOfStock(of: store, in: scope, on: client, logger: logger)
+        let (outCount, outHours) = try await hours
         return ProductReport(
             store: store, range: range, zone: zone, currency: currency, now: now, sold: sold, bestSellers: best, uncollected: uncollected,
-            neverCollected: never, outOfStockCount: count, outOfStock: out)
+            neverCollected: never, outOfStockCount: count, outOfStock: out, outOfStockHoursCount: outCount, outOfStockHours: outHours)
     }
 
     /// The orders placed in the range, not cancelled and cancelled (over `orders_store_created`
@@ -132,6 +126,49 @@ extension ReportQueries {
                     product: ProductID(try r["product_id"].decode(UUID.self)), name: try r["name"].decode(String.self),
                     onHand: Int(try r["on_hand"].decode(Int32.self)), reserved: Int(try r["reserved"].decode(Int32.self)),
                     since: try r["since"].decode(Date?.self)))
+        }
+        return (total, products)
+    }
+
+    /// The store's products (not discontinued) that had nothing available in the range, with how
+    /// long: their outages (`stock_outages`, migration 061, opened and closed by a trigger on the
+    /// stock row as what is available crosses zero) cut to the range's instants and to `now` (an
+    /// outage still open runs to it), summed per product, the longest first; the count of all of
+    /// them on every row. Read by the outages' start (`stock_outages_store_began`): those that
+    /// began before the range ends, kept when they end after it starts.
+    private static func outOfStockHours(
+        of store: StoreID, in scope: StoreScope, range: ReportRange, zone: TimeZone, now: Date, on client: PostgresClient,
+        logger: Logger
+    ) async throws -> (Int, [ProductReport.OutOfStockHours]) {
+        let rows = try await client.read(
+            """
+            WITH bounds AS MATERIALIZED (
+                SELECT (\(range.from.description)::date::timestamp AT TIME ZONE \(zone.identifier)) AS first,
+                       least((\(range.to.description)::date + 1)::timestamp AT TIME ZONE \(zone.identifier), \(now)::timestamptz) AS after
+            ), cut AS (
+                SELECT o.product_id,
+                       greatest(extract(epoch FROM least(coalesce(o.ended_at, b.after), b.after) - greatest(o.began_at, b.first)), 0)::float8
+                           AS seconds
+                FROM stock_outages o CROSS JOIN bounds b
+                WHERE o.store_id = \(store.rawValue) AND \(scope, column: "o.store_id")
+                  AND o.began_at < (SELECT after FROM bounds) AND (o.ended_at IS NULL OR o.ended_at > (SELECT first FROM bounds))
+            ), summed AS (
+                SELECT product_id, count(*)::int8 AS outages, sum(seconds) AS seconds FROM cut GROUP BY product_id HAVING sum(seconds) > 0
+            )
+            SELECT s.product_id, p.name, s.outages, s.seconds, count(*) OVER ()::int8 AS total
+            FROM summed s JOIN products p ON p.id = s.product_id AND NOT p.discontinued
+            ORDER BY s.seconds DESC, lower(p.name), s.product_id
+            LIMIT \(ProductReport.maximumOutOfStock)
+            """, logger: logger)
+        var total = 0
+        var products: [ProductReport.OutOfStockHours] = []
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            total = Int(try r["total"].decode(Int64.self))
+            products.append(
+                ProductReport.OutOfStockHours(
+                    product: ProductID(try r["product_id"].decode(UUID.self)), name: try r["name"].decode(String.self),
+                    outages: Int(try r["outages"].decode(Int64.self)), seconds: try r["seconds"].decode(Double.self)))
         }
         return (total, products)
     }

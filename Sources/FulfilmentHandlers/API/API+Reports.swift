@@ -175,6 +175,10 @@ extension Components.Schemas.ProductsReport {
                 .init(
                     productId: $0.product.description, name: $0.name, onHand: Int64($0.onHand), reserved: Int64($0.reserved), since: $0.since,
                     hoursOut: report.hoursOut($0).map { Int64($0) })
+            },
+            outOfStockHoursCount: Int64(report.outOfStockHoursCount),
+            outOfStockHours: report.outOfStockHours.map {
+                .init(productId: $0.product.description, name: $0.name, outages: Int64($0.outages), hours: $0.hours)
             })
     }
 }

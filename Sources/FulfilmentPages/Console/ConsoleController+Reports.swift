@@ -9,7 +9,8 @@ import Hummingbird
 /// before their slot started; `/console/reports/desk`, the wait from "I'm here" to the hand-over
 /// per hour of arrival (per hour only: its CSV ignores `by`); `/console/reports/picking`, lines
 /// picked per hour, short picks and substitutions (`by=day|product`); `/console/reports/products`,
-/// best sellers, items never collected and what is out of stock (`by=product|uncollected|stock`);
+/// best sellers, items never collected, hours out of stock in the range and what is out of stock
+/// now (`by=product|uncollected|outages|stock`);
 /// `/console/reports/coupons`, redemptions and discount per coupon and the uplift (per coupon
 /// only). A manager reads their store's; the chain's admin chooses a store (`store`). Each stands
 /// for its API operation, through the same `Reports` as the API.
@@ -108,6 +109,7 @@ extension ConsoleController {
                     switch by {
                     case "uncollected": return ("products", report.range, "uncollected", ProductsReportCSV.neverCollected(report))
                     case "stock": return ("products", report.range, "stock", ProductsReportCSV.outOfStock(report))
+                    case "outages": return ("products", report.range, "outages", ProductsReportCSV.outOfStockHours(report))
                     default: return ("products", report.range, "product", ProductsReportCSV.bestSellers(report))
                     }
                 })

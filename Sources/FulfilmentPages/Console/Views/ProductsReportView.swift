@@ -2,9 +2,10 @@ import Foundation
 import FulfilmentDomain
 
 /// The products report's page (issue 46): over the orders placed in the range, the best sellers
-/// by units as a chart drawn on the server with its table, the items never collected, and what
-/// is out of stock now with since when where the stock ledger says; each as CSV. The page says
-/// what the product does not record (how long a product was out over a past range).
+/// by units as a chart drawn on the server with its table, the items never collected, the hours
+/// each product was out of stock in the range (recorded since migration 061), and what is out of
+/// stock now with since when where the stock ledger says; each as CSV. The page says what the
+/// product does not record (out-of-stock hours before the outages were kept).
 enum ProductsReportView {
     static let path = "/console/reports/products"
 
@@ -16,7 +17,7 @@ enum ProductsReportView {
             body: """
                 \(ReportFrame.nav(current: path, chosen, range: report?.range))
                 <h1>Products</h1>
-                <p class="hint" id="products-scope">Orders placed in these days: a line counts what it holds now, at what it costs now. Never collected: the lines of orders that were cancelled, by the customer, the store or running out of time. Out of stock is how things stand now, whatever the days.</p>
+                <p class="hint" id="products-scope">Orders placed in these days: a line counts what it holds now, at what it costs now. Never collected: the lines of orders that were cancelled, by the customer, the store or running out of time. Hours out of stock are within these days; out of stock now is how things stand now, whatever the days.</p>
                 \(notice.map { $0.render(id: "report-note") } ?? .empty)
                 \(ReportFrame.rangeForm(action: path, chosen, range: report?.range, stores: stores))
                 \(report.map(body) ?? (chosen.store == nil ? "<p class=\"hint\">Choose a store.</p>" as HTML : .empty))
@@ -60,6 +61,21 @@ enum ProductsReportView {
             <tbody>\(HTML.join(outRows))</tbody></table>
             <p><a href="\(path).csv?\(query)&amp;by=stock" id="csv-out-of-stock" download>Download what is out of stock (CSV)</a></p>
             """
+        let hoursRows = report.outOfStockHours.map { product -> HTML in
+            """
+            <tr><th scope="row" data-label="Product">\(product.name)</th><td data-label="Hours out">\(hours(product.hours))</td>\
+            <td data-label="Times out">\(product.outages)</td></tr>
+            """
+        }
+        let outages: HTML =
+            report.outOfStockHours.isEmpty
+            ? "<p class=\"hint\" id=\"no-out-of-stock-hours\">Nothing was out of stock on these days.</p>"
+            : """
+            <table class="cards compact" id="out-of-stock-hours-table"><caption>Hours out of stock, the most first\(report.outOfStockHoursCount > report.outOfStockHours.count ? " (the first \(report.outOfStockHours.count) of \(report.outOfStockHoursCount))" : "")</caption>
+            <thead><tr><th scope="col">Product</th><th scope="col">Hours out</th><th scope="col">Times out</th></tr></thead>
+            <tbody>\(HTML.join(hoursRows))</tbody></table>
+            <p><a href="\(path).csv?\(query)&amp;by=outages" id="csv-out-of-stock-hours" download>Download the hours out of stock (CSV)</a></p>
+            """
         return """
             <dl class="facts" id="report-totals">
             <dt>Days</dt><dd>\(dayLabel(report.range.from)) to \(dayLabel(report.range.to)) (\(report.zone.identifier))</dd>
@@ -72,8 +88,11 @@ enum ProductsReportView {
             \(best)
             <h2>Never collected</h2>
             \(never)
+            <h2>Out of stock on these days</h2>
+            <p class="hint" id="out-of-stock-hours-note">From when nothing was left to sell (on hand less what open orders hold) until there was again, up to now; recorded since the outages were first kept, not before.</p>
+            \(outages)
             <h2>Out of stock now</h2>
-            <p class="hint" id="out-of-stock-note">Since when only where the stock ledger left it at zero (a count, breakage, a correction): stock that runs out by collections is not in the ledger, so how many hours a product was out over past days is not recorded.</p>
+            <p class="hint" id="out-of-stock-note">Since when only where the stock ledger left it at zero (a count, breakage, a correction): stock that runs out by collections is not in the ledger; the hours out on these days are above.</p>
             \(out)
             """
     }
@@ -99,6 +118,9 @@ enum ProductsReportView {
         }
         return "\(SalesReportView.dayLabel(LocalDate(since, in: report.zone))) (\(hours) h)"
     }
+
+    /// `3.5 h`, to a tenth.
+    private static func hours(_ value: Double) -> String { "\(value) h" }
 
     private static func units(_ count: Int) -> String { count == 1 ? "1 unit" : "\(count) units" }
 }
