@@ -7,8 +7,9 @@
 --
 -- PL/pgSQL, so PostgreSQL keeps its plans per connection (issue 15: PostgresNIO sends every
 -- statement unnamed, and planning cost more than running for most of the hot reads).
+-- Dropped first: CREATE OR REPLACE cannot change a function's result columns (tax_json, issue 48).
 DROP FUNCTION IF EXISTS checkout_context(uuid, text);
-CREATE FUNCTION checkout_context(p_customer uuid, p_key text)
+CREATE OR REPLACE FUNCTION checkout_context(p_customer uuid, p_key text)
 RETURNS TABLE (customer_name text, store_id uuid, token_number integer, currency text, window_end bigint,
                earlier_id uuid, earlier_hash bytea, time_zone text, slot_minutes integer, capacity integer,
                lead_minutes integer, horizon_days integer, grace_minutes integer, weekdays integer[], opens integer[],
