@@ -48,6 +48,10 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
         webhookAllowPrivate: configuration.webhookDispatch.allowPrivate, providerSettings: configuration.providerSignIn, mail: mail,
         brand: configuration.brand)
     let migrated = AsyncFlag()
+    let expiry = OrderExpiry(database: database)
+    let retention = configuration.retentionDays.map { OrderRetention(database: database, days: $0) }
+    let lateRisk = LateRisk(database: database)
+    let clock = configuration.clock
     var app = Application(
         router: router,
         server: configuration.connectionLimits.server(logger: logger),
@@ -57,13 +61,18 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger) 
             DatabaseProbe(connection: configuration.database, health: health, logger: logger, router: database.router),
             AfterMigrations(
                 migrated: migrated,
-                base: OrderExpiryService(
-                    expiry: OrderExpiry(database: database), interval: configuration.expiryInterval,
-                    retention: configuration.retentionDays.map { OrderRetention(database: database, days: $0) }, logger: logger)),
+                base: PeriodicSweep("expiry sweep", every: configuration.expiryInterval, logger: logger) {
+                    // The uncollected-order deadline, the collection reminders and, when configured, the retention of
+                    // ended orders (issue 32) share one tick.
+                    _ = try await expiry.sweep(now: Date(), logger: logger)
+                    try await expiry.remind(logger: logger)
+                    try await retention?.sweep(logger: logger)
+                }),
             AfterMigrations(
                 migrated: migrated,
-                base: LateRiskService(
-                    lateRisk: LateRisk(database: database), interval: configuration.expiryInterval, clock: configuration.clock, logger: logger)),
+                base: PeriodicSweep("late-risk sweep", every: configuration.expiryInterval, logger: logger) {
+                    try await lateRisk.sweep(now: clock(), logger: logger)
+                }),
             AfterMigrations(migrated: migrated, base: bus),
             AfterMigrations(
                 migrated: migrated,

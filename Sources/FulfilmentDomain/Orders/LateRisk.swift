@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PostgresNIO
-import ServiceLifecycle
 
 /// The late-risk sweep (issue 47): announces each pending order that turned at risk or late as
 /// `order.at_risk` or `order.late` (webhooks, the live streams, and the customer's message for
@@ -32,35 +31,5 @@ package struct LateRisk: Sendable {
             "SELECT t.* FROM order_timeliness(\(order.rawValue), \(now)) t", logger: logger)
         for try await row in rows { return try OrderQueries.timeliness(row.makeRandomAccess()) }
         return nil
-    }
-}
-
-/// Runs `LateRisk.sweep` every `interval` on this instance with the service's clock, until the
-/// service shuts down. A failed sweep (the database away) is logged and tried at the next tick.
-package struct LateRiskService: Service {
-    package let lateRisk: LateRisk
-    package let interval: Duration
-    package let clock: @Sendable () -> Date
-    package let logger: Logger
-
-    package init(lateRisk: LateRisk, interval: Duration, clock: @escaping @Sendable () -> Date, logger: Logger) {
-        self.lateRisk = lateRisk
-        self.interval = interval
-        self.clock = clock
-        self.logger = logger
-    }
-
-    package func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard !Task.isCancelled else { break }
-                do {
-                    try await lateRisk.sweep(now: clock(), logger: logger)
-                } catch {
-                    logger.warning("late-risk sweep failed; trying again next time", metadata: ["error": "\(String(reflecting: error).prefix(200))"])
-                }
-            }
-        }
     }
 }

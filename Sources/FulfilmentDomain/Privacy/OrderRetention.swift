@@ -2,7 +2,7 @@ import Logging
 
 /// `FULFILMENT_RETENTION_DAYS` (issue 32, default off): collected or cancelled orders older than
 /// this are anonymised as an erasure anonymises them, by the background sweep that expires
-/// orders (`OrderExpiryService`), in rounds of ``batchSize`` (`retire_orders`), each its own
+/// orders (the expiry `PeriodicSweep`), in rounds of ``batchSize`` (`retire_orders`), each its own
 /// transaction. Every instance may sweep; the database shares the work (SKIP LOCKED).
 package struct OrderRetention: Sendable {
     package let database: Database
