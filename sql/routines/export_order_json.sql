@@ -1,7 +1,8 @@
 -- One order as a user's data export has it (issue 32): what it was, its lines (substitutions
 -- included), its history (status changes, substitutions, arrival), payments, refunds, the
 -- coupon redemption and the arrival as it stands. Each line says the tax class and rate it
--- kept (issue 48), and each refund the lines it paid back (issue 46).
+-- kept, the order its tax per rate as its receipt does (issue 48, order_tax_json), and each
+-- refund the lines it paid back (issue 46).
 CREATE OR REPLACE FUNCTION export_order_json(p_order uuid) RETURNS json LANGUAGE sql STABLE AS $$
     SELECT json_build_object(
         'id', o.id, 'number', o.number, 'storeId', o.store_id, 'status', o.status, 'paymentMethod', o.payment_method,
@@ -30,6 +31,7 @@ CREATE OR REPLACE FUNCTION export_order_json(p_order uuid) RETURNS json LANGUAGE
                                                    ORDER BY rl.product_id)
                                    FROM refund_lines rl WHERE rl.refund_id = r.id), '[]')) ORDER BY r.created_at)
                 FROM refunds r WHERE r.order_id = o.id), '[]'),
+        'tax', order_tax_json(o.id),
         'couponRedemption', (SELECT json_build_object('couponId', c.coupon_id, 'discount', c.discount_amount,
                                                       'redeemedAt', api_time(c.redeemed_at), 'releasedAt', api_time(c.released_at))
                                FROM coupon_redemptions c WHERE c.order_id = o.id))

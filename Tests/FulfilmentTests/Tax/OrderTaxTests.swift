@@ -80,6 +80,59 @@ struct OrderTaxTests {
         }
     }
 
+    @Test("the data export gives each order's tax per rate, equal to its receipt's after a coupon's odd shares, a short pick and an exempt line")
+    func exportAgreesWithTheReceipt() async throws {
+        try await withApp { app in
+            let store = try await app.createStore()
+            let manager = try await app.signIn(role: .manager, store: store)
+            let staff = try await app.signIn(role: .staff, store: store)
+            // Prices chosen so a 7 % coupon's shares are fractions of a minor unit on every line.
+            let rum = try await app.addProduct(store: store, name: "Rum", price: 999)
+            let rice = try await app.addProduct(store: store, name: "Rice", price: 333)
+            let stamp = try await app.addProduct(store: store, name: "Stamp", price: 251)
+            try await sql("UPDATE products SET tax_class = 'zero' WHERE id = $1", [rice], on: app.database)
+            try await sql("UPDATE products SET tax_class = 'exempt' WHERE id = $1", [stamp], on: app.database)
+            let coupon = try await app.request(
+                .post, "/v1/stores/\(store)/coupons", json: ["code": "SEVEN", "percentOffBasisPoints": 700], token: manager.token)
+            #expect(coupon.status == .created, "\(coupon.text)")
+            let customer = try await app.registerCustomer()
+            try await app.fillCart(customer, store: store, [(rum, 3), (rice, 3), (stamp, 1)])
+            #expect(try await app.request(.put, "/v1/cart/coupon", json: ["code": "SEVEN"], token: customer.token).status == .ok)
+            let placed = try await app.checkout(customer)
+            #expect(placed.status == .created, "\(placed.text)")
+            let id = try #require(placed.json["id"].string)
+
+            /// The receipt's figures (getOrder) and the export's for this order.
+            func both() async throws -> (receipt: JSONValue, export: JSONValue) {
+                let receipt = try await app.request(.get, "/v1/orders/\(id)", token: customer.token).json["tax"]
+                let orders = try await app.request(.get, "/v1/me/export", token: customer.token).json["orders"].array
+                let exported = try #require(orders.first { $0["id"].string == id })["tax"]
+                return (receipt, exported)
+            }
+            var (receipt, exported) = try await both()
+            #expect(receipt["rates"].array.count == 3, "15 %, zero-rated and exempt apart: \(receipt)")
+            #expect(exported["rates"] == receipt["rates"])
+            #expect(exported["tax"] == receipt["tax"] && exported["name"] == receipt["name"])
+
+            // Picked with one rum short: the rum's gross and tax change; both still agree.
+            let list = try await app.request(.post, "/v1/stores/\(store)/pick-lists", json: ["orderIds": [.string(id)]], token: staff.token)
+            let listID = try #require(list.json["id"].string)
+            for (product, quantity, short) in [(rum, 2, true), (rice, 3, false), (stamp, 1, false)] {
+                let pick = try await app.request(
+                    .post, "/v1/pick-lists/\(listID)/picks",
+                    json: ["orderId": .string(id), "productId": .string(product), "quantity": .int(quantity), "short": .bool(short)],
+                    token: staff.token)
+                #expect(pick.status == .ok, "\(pick.text)")
+            }
+            #expect(try await app.request(.post, "/v1/pick-lists/\(listID)/complete", token: staff.token).status == .ok)
+            let before = receipt
+            (receipt, exported) = try await both()
+            #expect(receipt["rates"][0]["gross"] != before["rates"][0]["gross"], "the short rum is off the 15 % gross")
+            #expect(exported["rates"] == receipt["rates"])
+            #expect(exported["tax"] == receipt["tax"])
+        }
+    }
+
     @Test("a store in no jurisdiction shows no tax; its products still sell")
     func noJurisdiction() async throws {
         try await withApp { app in
@@ -98,6 +151,8 @@ struct OrderTaxTests {
             #expect(order["lines"][0]["taxClass"] == .null)
             #expect(placed.json["tax"] == .null)
             #expect(placed.json["lines"][0]["taxClass"] == .null)
+            let exported = try await app.request(.get, "/v1/me/export", token: customer.token).json["orders"].array
+            #expect(exported.first { $0["id"] == placed.json["id"] }?["tax"] == .null)
         }
     }
 
