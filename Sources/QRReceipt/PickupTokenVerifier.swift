@@ -29,7 +29,7 @@ public struct PickupTokenVerifier: Sendable {
         let token = try PickupToken(bytes: raw)
         guard let key = trustedKeys[token.keyID] else { throw .unknownKeyID(token.keyID) }
         // Verify exactly the bytes received, not a re-encoding of what was parsed from them.
-        let message = PickupToken.signingMessage(signedBytes: raw[..<PickupToken.signedLength])
+        let message = PickupToken.signingMessage(signedBytes: raw[..<PickupToken.signedLength(version: token.version)])
         guard key.isValidSignature(token.signature, for: message) else { throw .badSignature }
         guard !token.claims.isExpired(at: now) else { throw .expired(at: token.claims.expiresAt) }
         return token

@@ -96,10 +96,11 @@ struct PickupTokenTests {
 
     @Test("an unsupported format version is reported as such")
     func unsupportedVersion() throws {
+        // Versions 1 (a receipt) and 2 (a collector pass, CollectorPassTests) are read; 3 is not.
         var bytes = try signer.sign(sampleClaims()).bytes
-        bytes[0] = 2
-        #expect(throws: PickupTokenError.unsupportedVersion(2)) { try verifier.verify(bytes: bytes, now: beforeExpiry) }
-        #expect(throws: PickupTokenError.unsupportedVersion(2)) {
+        bytes[0] = 3
+        #expect(throws: PickupTokenError.unsupportedVersion(3)) { try verifier.verify(bytes: bytes, now: beforeExpiry) }
+        #expect(throws: PickupTokenError.unsupportedVersion(3)) {
             try verifier.verify("FC1:" + Base45.encode(bytes), now: beforeExpiry)
         }
         bytes[0] = 0
