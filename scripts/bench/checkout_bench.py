@@ -214,14 +214,19 @@ def cmd_checkout(args):
     lock = threading.Lock()
     tokens, put_lat, post_lat, bad = [], [], [], {}
 
+    # --slots: each checkout books a pickup slot drawn from the file (slots-bench), so it also
+    # takes a place and the order's pick work in that slot.
+    slots = [line.strip() for line in open(args.slots) if line.strip()] if args.slots else []
+
     def one(client, rng):
         product = rng.choice(products)
         status, payload, put_s = client.request("PUT", f"/v1/cart/items/{product}", {"quantity": 1})
         if status != 200:
             return ("PUT", status, payload, put_s, None)
-        status, payload, post_s = client.request(
-            "POST", "/v1/checkout", {"paymentMethod": "pay_at_collection"},
-            {"Idempotency-Key": str(uuid.uuid4())})
+        body = {"paymentMethod": "pay_at_collection"}
+        if slots:
+            body["pickupSlot"] = rng.choice(slots)
+        status, payload, post_s = client.request("POST", "/v1/checkout", body, {"Idempotency-Key": str(uuid.uuid4())})
         if status != 201:
             return ("POST", status, payload, put_s, post_s)
         return (None, status, json.loads(payload)["pickupToken"], put_s, post_s)
@@ -605,6 +610,7 @@ def main():
     p.add_argument("--warmup", type=int, default=10, help="unmeasured checkouts per client first")
     p.add_argument("--tokens-out", required=True)
     p.add_argument("--rate", type=float, help="checkouts per second in all, on a fixed schedule (default: as fast as answered)")
+    p.add_argument("--slots", help="file of pickup slot starts, one a line: each checkout books one at random")
     p.add_argument("--server-pid", type=int)
     p.add_argument("--postmaster-pid", type=int)
     p.add_argument("--out", required=True)
