@@ -36,6 +36,8 @@ package struct Services: Sendable {
     package let reports: Reports
     package let orderTransitions: OrderTransitions
     package let receipts: Receipts
+    /// Someone else collects (issue 48).
+    package let collectorPasses: CollectorPasses
     package let collections: Collections
     package let restrictedLines: RestrictedLines
     package let readyNotifications: ReadyNotifications
@@ -91,6 +93,7 @@ package struct Services: Sendable {
         reports = Reports(database: database, clock: clock)
         orderTransitions = OrderTransitions(database: database)
         receipts = Receipts(database: database, signing: signing)
+        collectorPasses = CollectorPasses(database: database, signing: signing)
         collections = Collections(database: database, verifying: { keys.current.verifier })
         restrictedLines = RestrictedLines(database: database)
         readyNotifications = ReadyNotifications(database: database)

@@ -6,7 +6,7 @@
 -- locks, where they cannot change: the order is of the scanning staff member's store, in a
 -- status that may move to 'completed' (it asks order_transition_allowed, the SQL side of the
 -- transition rule in OrderStatus.swift: packaged or out for delivery), paid (or otherwise
--- settled), the scanned text is its current token, and an order holding age-restricted goods
+-- settled), the scanned text is its current token or a live collector pass of it, and an order holding age-restricted goods
 -- has its age check recorded or confirmed with this scan (p_id_method). Otherwise it changes
 -- nothing and returns false; the service then explains the refusal from the order as it stands
 -- (Collections.check, which asks OrderStatus.canTransition), so the rule has one author (this)
@@ -18,6 +18,7 @@ RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
     v_status text;
     v_required integer;
+    v_pass uuid;
 BEGIN
     PERFORM 1 FROM stock s
      WHERE s.store_id = p_store AND s.product_id IN (SELECT l.product_id FROM order_lines l WHERE l.order_id = p_order)
@@ -28,9 +29,18 @@ BEGIN
     IF NOT FOUND THEN
         RETURN false;
     END IF;
+    -- The receipt's current token, or a live collector pass of the order (issue 48): not
+    -- revoked, not expired, the receipt not yet used. The pass row is locked, so a revocation
+    -- racing the scan either lands first (refused) or waits for the hand-over.
     PERFORM 1 FROM pickup_tokens t WHERE t.order_id = p_order AND t.text = p_text AND t.used_at IS NULL;
     IF NOT FOUND THEN
-        RETURN false;
+        SELECT c.id INTO v_pass FROM collector_passes c
+         WHERE c.order_id = p_order AND c.text = p_text AND c.revoked_at IS NULL AND c.used_at IS NULL AND c.expires_at > now()
+           AND EXISTS (SELECT 1 FROM pickup_tokens t WHERE t.order_id = p_order AND t.used_at IS NULL)
+           FOR UPDATE;
+        IF NOT FOUND THEN
+            RETURN false;
+        END IF;
     END IF;
     SELECT max(l.minimum_age) INTO v_required FROM order_lines l WHERE l.order_id = p_order AND l.removed_at IS NULL;
     IF v_required IS NOT NULL AND NOT EXISTS (SELECT 1 FROM id_checks k WHERE k.order_id = p_order) THEN
@@ -45,8 +55,10 @@ BEGIN
     -- customer agreed to substitutes beforehand, and a rejected one left the bag at the desk.
     UPDATE order_lines SET substitution_status = 'accepted', substitution_decided_at = now(), substitution_decided_by = p_staff
      WHERE order_id = p_order AND substitution_status = 'proposed';
-    UPDATE orders SET status = 'completed', completed_at = now(), collected_at = now(), collected_by = p_staff
+    UPDATE orders SET status = 'completed', completed_at = now(), collected_at = now(), collected_by = p_staff,
+                      collector_pass_id = v_pass
      WHERE id = p_order;
+    UPDATE collector_passes SET used_at = now() WHERE id = v_pass;
     UPDATE pickup_tokens SET used_at = now(), used_by = p_staff WHERE order_id = p_order AND used_at IS NULL;
     UPDATE stock SET on_hand = stock.on_hand - held_quantity(l, true),
                      reserved = stock.reserved - held_quantity(l, true),

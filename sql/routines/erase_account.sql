@@ -52,6 +52,9 @@ BEGIN
 
     UPDATE orders SET arrival_vehicle = NULL, arrival_note = NULL
      WHERE customer_id = p_user AND (arrival_vehicle IS NOT NULL OR arrival_note IS NOT NULL);
+    -- The people they named to collect for them (issue 48).
+    UPDATE collector_passes c SET name = 'Deleted collector'
+      FROM orders o WHERE o.id = c.order_id AND o.customer_id = p_user AND c.name <> 'Deleted collector';
     -- The outbox: an order event's payload is the order's summary (order_summary_json), with the
     -- customer's name and, once they arrived, their vehicle and note.
     PERFORM scrub_order_events(ARRAY(SELECT o.id FROM orders o WHERE o.customer_id = p_user), v_tombstone);

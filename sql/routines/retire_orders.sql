@@ -37,6 +37,7 @@ BEGIN
                    + row_number() OVER (PARTITION BY r2.coupon_id ORDER BY r2.order_id) AS next
               FROM coupon_redemptions r2 WHERE r2.order_id = ANY (v_ids)) n
      WHERE r.order_id = n.order_id;
+    UPDATE collector_passes SET name = 'Deleted collector' WHERE order_id = ANY (v_ids);
     UPDATE orders SET customer_id = v_tombstone, arrival_vehicle = NULL, arrival_note = NULL, idempotency_key = 'retired-' || id
      WHERE id = ANY (v_ids);
     GET DIAGNOSTICS v_count = ROW_COUNT;

@@ -182,6 +182,10 @@ package enum AccessPolicy {
         "getMessage": .managerOrAdmin,
         // The receipt is the customer's alone (issue 10): staff re-issue a lost one, audited.
         "getReceiptPng": .customer,
+        "listCollectorPasses": .signedIn,
+        "createCollectorPass": .customer,
+        "revokeCollectorPass": .customer,
+        "getCollectorPassPng": .customer,
         "getReceiptSvg": .customer,
         "reissueReceipt": .staff,
         "cancelOrder": .customer,

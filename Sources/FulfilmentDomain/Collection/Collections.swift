@@ -26,13 +26,28 @@ package struct Collections: Sendable {
         return (staff, order!)
     }
 
+    /// Whether `text` is a collector pass (format version 2) rather than a receipt, from its
+    /// layout alone: the signature is checked by ``read(_:by:logger:)``.
+    private static func isCollectorPass(_ text: String) -> Bool {
+        (try? PickupToken(text: text))?.isCollectorPass == true
+    }
+
     /// The caller and the order the token names, in one statement (before the signature's
     /// verdict is told: who is asking comes first, so an unknown caller gets 401, not a hint).
+    ///
+    /// A collector pass (issue 48) is read with one more statement, and the order comes back
+    /// with it (`Order.collector`) for ``check(_:issuedWith:in:)`` and the desk's answer; a pass
+    /// the database does not know (or of another order) is `invalid_token`, reason `unknown_pass`.
     package func read(_ text: String, by caller: Caller, logger: Logger) async throws -> (Identity, Order?) {
         let verified = Result { () throws(OrderError) in try verify(text) }
-        let (staff, order) = try await CollectionQueries.callerAndOrder(
+        var (staff, order) = try await CollectionQueries.callerAndOrder(
             try? verified.get(), caller: caller, on: database.client, logger: logger)
         _ = try verified.get()
+        if Self.isCollectorPass(text), order != nil {
+            let pass = try await CollectorPassQueries.scanned(text, on: database.client, logger: logger)
+            guard let pass, pass.orderID == order?.id else { throw OrderError.invalidToken(reason: "unknown_pass") }
+            order?.collector = pass
+        }
         return (staff, order)
     }
 
@@ -65,11 +80,12 @@ package struct Collections: Sendable {
         }
         guard let order = before else { throw OrderError.wrongStore }
         for _ in 1...2 {
-            let (collected, after) = try await database.retryingConflicts(logger: logger) {
+            var (collected, after) = try await database.retryingConflicts(logger: logger) {
                 try await CollectionQueries.collect(
                     order.id, in: scope, by: staff.userID, token: text, idChecked: idChecked, key: key, on: database.client,
                     logger: logger)
             }
+            after?.collector = order.collector
             if collected, let after {
                 // The kerb's wait (issue 27): from the first "I'm here" to this hand-over.
                 if let arrival = after.arrival, let handedOver = after.collectedAt {
@@ -102,10 +118,18 @@ package struct Collections: Sendable {
     /// replaces the old one) and the order can be handed over now; each refusal its own code.
     /// Another store's order is `wrong_store` (403), not "not found": the token is genuine, and
     /// the customer is at the wrong desk.
+    /// A collector pass stands for the receipt while the customer has not revoked it (its
+    /// expiry is in its signature); once the order is collected, by anyone, it says so.
     package static func check(_ order: Order?, issuedWith text: String, in scope: StoreScope) throws {
         guard let order, let current = order.pickup?.text else { throw OrderError.invalidToken(reason: "unknown_order") }
         guard scope.contains(order.storeID) else { throw OrderError.wrongStore }
-        guard current == text else { throw OrderError.invalidToken(reason: "superseded") }
+        if let pass = order.collector, pass.text == text {
+            if let revoked = pass.revokedAt, order.status != .completed {
+                throw CollectorPassError.revoked(at: revoked, name: pass.name)
+            }
+        } else {
+            guard current == text else { throw OrderError.invalidToken(reason: "superseded") }
+        }
         try check(order)
     }
 

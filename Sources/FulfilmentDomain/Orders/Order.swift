@@ -135,6 +135,9 @@ public struct Order: Sendable, Equatable {
     /// Whether it will be ready on time (issue 47), when read against the clock (`getOrder`, the
     /// pages); nil when closed, without a slot, or read by a write that returns the order.
     public var timeliness: OrderTimeliness? = nil
+    /// The collector pass scanned at the desk (issue 48), when someone the customer named is
+    /// collecting: set by `Collections` for the desk's answer, nil otherwise.
+    public var collector: CollectorPass? = nil
     /// The tax in what the order costs now, per rate; nil without a jurisdiction or rates.
     public var taxBreakdown: TaxBreakdown? { taxSeller == nil ? nil : TaxBreakdown(lines: lines) }
 

@@ -178,6 +178,7 @@ extension Components.Schemas.Order {
         self.arrival = order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) }
         self.readyBy = order.timeliness?.readyBy
         self.timeliness = try order.timeliness.map { try .matching($0.status.rawValue) }
+        self.collector = order.collector.map { .init(passId: $0.id.uuidString.lowercased(), name: $0.name) }
         if let seller = order.taxSeller, let breakdown = order.taxBreakdown {
             self.tax = .init(
                 name: seller.name, number: seller.number, seller: seller.seller, address: seller.address,

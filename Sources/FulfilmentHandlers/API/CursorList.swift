@@ -25,6 +25,7 @@ extension CursorList {
 }
 
 extension Components.Schemas.StoreList: CursorList {}
+extension Components.Schemas.CollectorPassList: CursorList {}
 extension Components.Schemas.AisleList: CursorList {}
 extension Components.Schemas.ProductList: CursorList {}
 extension Components.Schemas.LocateList: CursorList {}

@@ -340,6 +340,17 @@ import Testing
             let (customer, order, _) = try await shop.order()
             return Call(.post, "/v1/orders/\(try id(order))/cancel", token: customer.token)
         },
+        "createCollectorPass": customer { shop in
+            let (customer, order, _) = try await shop.order()
+            return Call(.post, "/v1/orders/\(try id(order))/collectors", json: ["name": "Devon Brown"], token: customer.token)
+        },
+        "revokeCollectorPass": customer { shop in
+            let (customer, order, _) = try await shop.order()
+            let pass = try await expect2xx(
+                shop.app.request(.post, "/v1/orders/\(try id(order))/collectors", json: ["name": "Devon Brown"], token: customer.token),
+                "a collector pass")
+            return Call(.delete, "/v1/orders/\(try id(order))/collectors/\(try id(pass.json))", token: customer.token)
+        },
         "changePickupSlot": customer { shop in
             // A store of its own: a calendar makes a slot required at every checkout there.
             let (store, _) = try await shop.app.storeWithCalendar()

@@ -126,6 +126,12 @@ struct DeskVerdict: Sendable {
             let items = rejected.map { "\($0.quantity) × \($0.name)" }.joined(separator: ", ")
             takeOut = "<p class=\"id-check take-out\" id=\"take-out\">TAKE OUT: \(items) (the customer rejected the substitute)</p>"
         }
+        // Someone the customer named is collecting with their pass (issue 48): say so, so staff
+        // do not ask them for the customer's name or ID.
+        var collector: HTML = .empty
+        if let pass = order.collector {
+            collector = "<dt>Collecting</dt><dd id=\"collector\">for \(order.customerName): \(pass.name) (their pass)</dd>"
+        }
         var arrival: HTML = .empty
         if let arrived = order.arrival, order.status.isOpen {
             arrival =
@@ -136,6 +142,7 @@ struct DeskVerdict: Sendable {
             <dl class="facts">
             <dt>Order</dt><dd id="order-number">\(order.number)</dd>
             <dt>Customer</dt><dd id="customer-name">\(order.customerName)</dd>
+            \(collector)
             <dt>Status</dt><dd>\(order.status.rawValue)</dd>
             <dt>Slot</dt><dd id="pickup-slot">\(order.pickupSlot.map { SlotText.label($0, in: order.pickupTimeZone) } ?? "—")</dd>
             <dt>Bags/totes</dt><dd>\(totes.isEmpty ? "—" : totes.joined(separator: ", "))</dd>
