@@ -35,6 +35,7 @@ package struct Services: Sendable {
     package let orders: Orders
     package let reports: Reports
     package let orderTransitions: OrderTransitions
+    package let orderChanges: OrderChanges
     package let receipts: Receipts
     package let collections: Collections
     package let restrictedLines: RestrictedLines
@@ -90,6 +91,7 @@ package struct Services: Sendable {
         orders = Orders(database: database, clock: clock)
         reports = Reports(database: database, clock: clock)
         orderTransitions = OrderTransitions(database: database)
+        orderChanges = OrderChanges(database: database)
         receipts = Receipts(database: database, signing: signing)
         collections = Collections(database: database, verifying: { keys.current.verifier })
         restrictedLines = RestrictedLines(database: database)

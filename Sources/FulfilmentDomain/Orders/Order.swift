@@ -83,6 +83,8 @@ public struct OrderEvent: Sendable, Equatable {
         case substitutionProposed = "substitution_proposed"
         case substitutionDecided = "substitution_decided"
         case customerArrived = "customer_arrived"
+        /// The customer changed the lines before the cut-off (issue 48): `reason` says what.
+        case changed
     }
 }
 
@@ -135,6 +137,9 @@ public struct Order: Sendable, Equatable {
     /// Whether it will be ready on time (issue 47), when read against the clock (`getOrder`, the
     /// pages); nil when closed, without a slot, or read by a write that returns the order.
     public var timeliness: OrderTimeliness? = nil
+    /// Its customer may still change its lines (issue 48): pending and on no open pick list, as
+    /// `order_view` reads it (the cut-off is the moment it joins one).
+    public var changeable: Bool = false
     /// The tax in what the order costs now, per rate; nil without a jurisdiction or rates.
     public var taxBreakdown: TaxBreakdown? { taxSeller == nil ? nil : TaxBreakdown(lines: lines) }
 
