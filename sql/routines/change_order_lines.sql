@@ -65,10 +65,13 @@ BEGIN
     END IF;
 
     -- Each entry beside the order's line for it (if any) and the product.
-    CREATE TEMP TABLE IF NOT EXISTS pg_temp.order_change (
-        product_id uuid PRIMARY KEY, name text, before integer NOT NULL, after integer NOT NULL,
-        price bigint, shown bigint, discontinued boolean, currency text, known boolean NOT NULL
-    ) ON COMMIT DROP;
+    -- Dropped at commit; made once per transaction (no NOTICE when a second change comes in one).
+    IF to_regclass('pg_temp.order_change') IS NULL THEN
+        CREATE TEMP TABLE order_change (
+            product_id uuid PRIMARY KEY, name text, old_quantity integer NOT NULL, new_quantity integer NOT NULL,
+            price bigint, shown bigint, discontinued boolean, currency text, known boolean NOT NULL
+        ) ON COMMIT DROP;
+    END IF;
     TRUNCATE pg_temp.order_change;
     INSERT INTO pg_temp.order_change
     SELECT u.product_id, coalesce(l.name, p.name), coalesce(l.quantity, 0), u.quantity,
@@ -85,40 +88,40 @@ BEGIN
     END IF;
     -- A product no longer sold may be kept or reduced, not added or raised.
     SELECT c.product_id INTO v_discontinued FROM pg_temp.order_change c
-     WHERE c.discontinued AND c.after > c.before ORDER BY c.product_id LIMIT 1;
+     WHERE c.discontinued AND c.new_quantity > c.old_quantity ORDER BY c.product_id LIMIT 1;
     IF v_discontinued IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'product_discontinued',
             DETAIL = json_build_object('productId', v_discontinued)::text;
     END IF;
-    DELETE FROM pg_temp.order_change c WHERE c.before = c.after;
+    DELETE FROM pg_temp.order_change c WHERE c.old_quantity = c.new_quantity;
     IF NOT EXISTS (SELECT 1 FROM pg_temp.order_change) THEN
         RETURN false;
     END IF;
     IF NOT EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = p_order
                      AND l.product_id NOT IN (SELECT c.product_id FROM pg_temp.order_change c))
-       AND NOT EXISTS (SELECT 1 FROM pg_temp.order_change c WHERE c.after > 0) THEN
+       AND NOT EXISTS (SELECT 1 FROM pg_temp.order_change c WHERE c.new_quantity > 0) THEN
         RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'order_would_be_empty';
     END IF;
     SELECT json_agg(json_build_object('productId', c.product_id, 'shownPrice', c.shown, 'price', c.price,
                                       'currency', v_order.currency) ORDER BY c.product_id)
       INTO v_price_changes
-      FROM pg_temp.order_change c WHERE c.after > 0 AND c.shown IS NOT NULL AND c.shown <> c.price;
+      FROM pg_temp.order_change c WHERE c.new_quantity > 0 AND c.shown IS NOT NULL AND c.shown <> c.price;
     IF v_price_changes IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'price_changed', DETAIL = v_price_changes::text;
     END IF;
 
     -- Stock: what a line gives back is released, what it takes must be free (never oversold).
-    SELECT json_agg(json_build_object('productId', c.product_id, 'requested', c.after,
-                                      'available', c.before + greatest(coalesce(s.on_hand - s.reserved, 0), 0))
+    SELECT json_agg(json_build_object('productId', c.product_id, 'requested', c.new_quantity,
+                                      'available', c.old_quantity + greatest(coalesce(s.on_hand - s.reserved, 0), 0))
                     ORDER BY c.product_id)
       INTO v_shortages
       FROM pg_temp.order_change c
       LEFT JOIN stock s ON s.store_id = v_order.store_id AND s.product_id = c.product_id
-     WHERE c.after > c.before AND coalesce(s.on_hand - s.reserved, 0) < c.after - c.before;
+     WHERE c.new_quantity > c.old_quantity AND coalesce(s.on_hand - s.reserved, 0) < c.new_quantity - c.old_quantity;
     IF v_shortages IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'FC000', MESSAGE = 'insufficient_stock', DETAIL = v_shortages::text;
     END IF;
-    UPDATE stock SET reserved = stock.reserved + (c.after - c.before), updated_at = now()
+    UPDATE stock SET reserved = stock.reserved + (c.new_quantity - c.old_quantity), updated_at = now()
       FROM pg_temp.order_change c
      WHERE stock.store_id = v_order.store_id AND stock.product_id = c.product_id;
 
@@ -126,13 +129,13 @@ BEGIN
     -- larger than its line in between.
     UPDATE order_lines SET discount_amount = 0 WHERE order_id = p_order AND discount_amount <> 0;
     DELETE FROM order_lines l USING pg_temp.order_change c
-     WHERE l.order_id = p_order AND l.product_id = c.product_id AND c.after = 0;
-    UPDATE order_lines l SET quantity = c.after FROM pg_temp.order_change c
-     WHERE l.order_id = p_order AND l.product_id = c.product_id AND c.before > 0 AND c.after > 0;
+     WHERE l.order_id = p_order AND l.product_id = c.product_id AND c.new_quantity = 0;
+    UPDATE order_lines l SET quantity = c.new_quantity FROM pg_temp.order_change c
+     WHERE l.order_id = p_order AND l.product_id = c.product_id AND c.old_quantity > 0 AND c.new_quantity > 0;
     INSERT INTO order_lines (store_id, order_id, product_id, name, unit_price, quantity, substitution)
-    SELECT v_order.store_id, p_order, c.product_id, c.name, c.price, c.after, s.substitution_default
+    SELECT v_order.store_id, p_order, c.product_id, c.name, c.price, c.new_quantity, s.substitution_default
       FROM pg_temp.order_change c JOIN stores s ON s.id = v_order.store_id
-     WHERE c.before = 0 AND c.after > 0;
+     WHERE c.old_quantity = 0 AND c.new_quantity > 0;
 
     SELECT array_agg(l.product_id ORDER BY l.product_id), array_agg(l.unit_price * l.quantity ORDER BY l.product_id),
            sum(l.unit_price::numeric * l.quantity)
@@ -166,7 +169,8 @@ BEGIN
 
     -- The slot's pick work follows the lines: given back, and taken again as they now are.
     IF v_order.pickup_slot_start IS NOT NULL THEN
-        v_work := (SELECT order_pick_work(v_order.store_id, count(*), sum(l.quantity)) FROM order_lines l WHERE l.order_id = p_order);
+        v_work := (SELECT order_pick_work(v_order.store_id, count(*), sum(l.quantity)) FROM order_lines l
+                   WHERE l.order_id = p_order AND l.quantity > 0 AND l.removed_at IS NULL);
         IF v_work IS DISTINCT FROM v_order.pick_work_seconds THEN
             SELECT c.capacity INTO v_capacity FROM store_calendars c WHERE c.store_id = v_order.store_id;
             PERFORM 1 FROM pickup_slot_bookings b WHERE b.store_id = v_order.store_id AND b.slot_start = v_order.pickup_slot_start
@@ -183,12 +187,12 @@ BEGIN
         END IF;
     END IF;
 
-    SELECT jsonb_agg(jsonb_build_object('productId', c.product_id, 'name', c.name, 'before', c.before, 'after', c.after)
+    SELECT jsonb_agg(jsonb_build_object('productId', c.product_id, 'name', c.name, 'before', c.old_quantity, 'after', c.new_quantity)
                      ORDER BY c.name, c.product_id)
       INTO v_changes FROM pg_temp.order_change c;
     INSERT INTO order_events (store_id, order_id, from_status, to_status, actor_id, reason, kind, detail)
     SELECT v_order.store_id, p_order, 'pending', 'pending', p_customer,
-           left(string_agg(c.name || ' ' || c.before || ' → ' || c.after, ', ' ORDER BY c.name, c.product_id), 500),
+           left(string_agg(c.name || ' ' || c.old_quantity || ' → ' || c.new_quantity, ', ' ORDER BY c.name, c.product_id), 500),
            'changed', jsonb_build_object('changes', v_changes)
       FROM pg_temp.order_change c;
     RETURN true;
