@@ -35,6 +35,7 @@ package struct Services: Sendable {
     package let orders: Orders
     package let reports: Reports
     package let orderTransitions: OrderTransitions
+    package let orderChanges: OrderChanges
     package let receipts: Receipts
     /// Someone else collects (issue 48).
     package let collectorPasses: CollectorPasses
@@ -92,6 +93,7 @@ package struct Services: Sendable {
         orders = Orders(database: database, clock: clock)
         reports = Reports(database: database, clock: clock)
         orderTransitions = OrderTransitions(database: database)
+        orderChanges = OrderChanges(database: database)
         receipts = Receipts(database: database, signing: signing)
         collectorPasses = CollectorPasses(database: database, signing: signing)
         collections = Collections(database: database, verifying: { keys.current.verifier })

@@ -189,6 +189,8 @@ package enum AccessPolicy {
         "getReceiptSvg": .customer,
         "reissueReceipt": .staff,
         "cancelOrder": .customer,
+        // Issue 48: the customer changes their own order's lines until it joins a pick list.
+        "changeOrderLines": .customer,
         "transitionOrder": .staff,
         // Events (issue 14): the ready message again, and live streams (order: checked in the handler)
         "notifyOrderReady": .staff,

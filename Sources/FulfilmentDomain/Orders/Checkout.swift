@@ -134,6 +134,8 @@ package struct Checkout: Sendable {
         order.pickupSlot = slot
         order.pickupTimeZone = calendar?.timeZone
         order.taxSeller = store.taxSeller
+        // Just placed: pending and on no pick list, so its customer may change it (issue 48).
+        order.changeable = true
         // Age-restricted goods: say "bring ID" at once (the lines' minimum ages, read with the cart
         // in the same statement, are what the insert trigger records).
         order.idCheck = placed.lines.compactMap(\.minimumAge).max().map { IDCheck(minimumAge: $0, confirmation: nil) }

@@ -83,6 +83,8 @@ public struct OrderEvent: Sendable, Equatable {
         case substitutionProposed = "substitution_proposed"
         case substitutionDecided = "substitution_decided"
         case customerArrived = "customer_arrived"
+        /// The customer changed the lines before the cut-off (issue 48): `reason` says what.
+        case changed
     }
 }
 
@@ -138,6 +140,9 @@ public struct Order: Sendable, Equatable {
     /// The collector pass scanned at the desk (issue 48), when someone the customer named is
     /// collecting: set by `Collections` for the desk's answer, nil otherwise.
     public var collector: CollectorPass? = nil
+    /// Its customer may still change its lines (issue 48): pending and on no open pick list, as
+    /// `order_view` reads it (the cut-off is the moment it joins one).
+    public var changeable: Bool = false
     /// The tax in what the order costs now, per rate; nil without a jurisdiction or rates.
     public var taxBreakdown: TaxBreakdown? { taxSeller == nil ? nil : TaxBreakdown(lines: lines) }
 

@@ -21,6 +21,15 @@ extension OrderError: DatabaseErrorMapping {
                 // `coupon_refusal`'s JSON with the coupon's currency: as PUT /v1/cart/coupon refuses.
                 self = .couponRefused(details(CouponRefusal.self) ?? CouponRefusal(code: code))
             case "cart_empty": self = .cartEmpty
+            // Issue 48: change_order_lines's own refusals.
+            case "order_not_found": self = .orderNotFound
+            case "product_not_found": self = .productNotFound
+            case "order_locked_for_picking": self = .lockedForPicking
+            case "order_would_be_empty": self = .wouldBeEmpty
+            case "order_not_changeable":
+                struct Status: Decodable { var status: String }
+                guard let status = details(Status.self), let now = OrderStatus(rawValue: status.status) else { return nil }
+                self = .notChangeable(now)
             case "total_too_large": self = .totalTooLarge
             case "price_changed":
                 struct Changed: Decodable { var productId: UUID, shownPrice: Int64?, price: Int64, currency: String }

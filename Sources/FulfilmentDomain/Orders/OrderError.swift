@@ -31,6 +31,14 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
     /// silently dropped: the same code and details as PUT /v1/cart/coupon's (`CouponRefusal`).
     case couponRefused(CouponRefusal)
     case invalidTransition(from: OrderStatus, to: OrderStatus, allowed: [OrderStatus])
+    /// Issue 48: lines change only while the order is pending (`status` is what it is now).
+    case notChangeable(OrderStatus)
+    /// Issue 48: the order joined a pick list (the cut-off); its lines no longer change.
+    case lockedForPicking
+    /// Issue 48: a change that would leave the order no line (cancel it instead).
+    case wouldBeEmpty
+    /// Issue 48: a change naming one product twice.
+    case lineNamedTwice(ProductID)
     case completedOnlyByScan(from: OrderStatus, allowed: [OrderStatus])
     // Collections.
     case invalidToken(reason: String)
@@ -111,6 +119,17 @@ public enum OrderError: Error, APIErrorConvertible, Equatable {
             APIError(
                 .conflict, "invalid_transition", "An order that is \(from.rawValue) cannot become \(to.rawValue).",
                 details: ["status": .string(from.rawValue), "to": .string(to.rawValue), "allowed": .array(allowed.map { .string($0.rawValue) })])
+        case .notChangeable(let status):
+            APIError(
+                .conflict, "order_not_changeable", "Only a pending order's lines can change.", details: ["status": .string(status.rawValue)])
+        case .lockedForPicking:
+            APIError(.conflict, "order_locked_for_picking", "The store has started picking this order; its lines can no longer change.")
+        case .wouldBeEmpty:
+            APIError(
+                .unprocessableContent, "order_would_be_empty", "An order keeps at least one line; to remove them all, cancel the order.",
+                details: ["field": "lines"])
+        case .lineNamedTwice(let product):
+            APIError.invalidField("lines", "Name each product once in a change; \(product) is named twice.")
         case .completedOnlyByScan(let from, let allowed):
             APIError(
                 .conflict, "invalid_transition", "An order is completed only by scanning the customer's QR at collection.",

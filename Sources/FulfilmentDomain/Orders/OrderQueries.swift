@@ -71,6 +71,7 @@ package enum OrderQueries {
         order.arrival = try r["arrival_json"].decode(String?.self).map(OrderParts.arrival)
         order.taxSeller = try r["tax_json"].decode(String?.self).map(OrderParts.taxSeller)
         order.timeliness = try timeliness(r)
+        order.changeable = try r["changeable"].decode(Bool?.self) ?? false
         return order
     }
 

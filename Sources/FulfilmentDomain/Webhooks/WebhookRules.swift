@@ -6,7 +6,7 @@ package enum WebhookRules {
     /// (`sweep_order_timeliness`) write; the contract's `WebhookEventType`.
     package static let eventTypes = [
         "order.placed", "order.ready_for_pickup", "order.at_collection_point", "order.collected", "order.cancelled",
-        "order.substitution_proposed", "order.substitution_decided", "order.customer_arrived", "order.at_risk", "order.late",
+        "order.substitution_proposed", "order.substitution_decided", "order.customer_arrived", "order.changed", "order.at_risk", "order.late",
         "payment.succeeded", "stock.low",
         "favourite.back_in_stock",
     ]

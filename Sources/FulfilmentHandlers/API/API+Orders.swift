@@ -72,6 +72,22 @@ extension API {
         return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 
+    /// Issue 48: the customer's change of their order's lines, bounded before anything else (`OrderChange`).
+    func changeOrderLines(_ input: Operations.ChangeOrderLines.Input) async throws -> Operations.ChangeOrderLines.Output {
+        guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
+        guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
+        let identity = try Identity.required
+        let change = try OrderChange(
+            checking: try body.lines.map { line in
+                guard let product = ProductID(line.productId) else {
+                    throw APIError.invalidField("productId", "A product id is a UUID.")
+                }
+                return OrderChange.Line(productID: product, quantity: line.quantity, shownPrice: line.unitPrice)
+            })
+        let order = try await services.orderChanges.change(order: id, change, by: identity.userID, logger: logger)
+        return .ok(.init(body: .json(try .init(order, for: identity))))
+    }
+
     func transitionOrder(_ input: Operations.TransitionOrder.Input) async throws -> Operations.TransitionOrder.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
@@ -179,6 +195,7 @@ extension Components.Schemas.Order {
         self.readyBy = order.timeliness?.readyBy
         self.timeliness = try order.timeliness.map { try .matching($0.status.rawValue) }
         self.collector = order.collector.map { .init(passId: $0.id.uuidString.lowercased(), name: $0.name) }
+        self.changeable = order.changeable
         if let seller = order.taxSeller, let breakdown = order.taxBreakdown {
             self.tax = .init(
                 name: seller.name, number: seller.number, seller: seller.seller, address: seller.address,

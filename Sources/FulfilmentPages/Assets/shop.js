@@ -18,7 +18,7 @@ function replaceFrom(doc, id) {
   function open() {
     var source = new EventSource(url);
     ['order.placed', 'order.ready_for_pickup', 'order.at_collection_point', 'order.collected', 'order.cancelled',
-     'order.substitution_proposed', 'order.substitution_decided', 'order.customer_arrived', 'order.at_risk', 'order.late',
+     'order.substitution_proposed', 'order.substitution_decided', 'order.customer_arrived', 'order.changed', 'order.at_risk', 'order.late',
      'payment.succeeded'
     ].forEach(function (type) { source.addEventListener(type, redraw); });
     source.addEventListener('open', function () { document.body.setAttribute('data-live', 'open'); });

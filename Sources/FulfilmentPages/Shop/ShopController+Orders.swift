@@ -9,7 +9,8 @@ import Hummingbird
 /// (`/orders/{id}/events`, `streamOrderEvents` on the cookie session), and "I'm here" tells the
 /// store the customer has arrived (`recordArrival`). From the order's page the customer keeps or
 /// refuses a proposed substitute (`decideSubstitution`), moves the order to another pickup time
-/// (`changePickupSlot`), cancels it while pending (`cancelOrder`, after a page that asks), and
+/// (`changePickupSlot`), changes a line's quantity or removes it until the cut-off (`changeOrderLines`,
+/// issue 48), cancels it while pending (`cancelOrder`, after a page that asks), and
 /// buys the same again (`setCartItem`, every line in one statement).
 extension ShopController {
     func registerCustomerOrders(on router: RouteCollection<AppRequestContext>) {
@@ -112,6 +113,24 @@ extension ShopController {
                     let refused = try Self.clientRefusal(error)
                     return try await slotPage(
                         visit, order: order, chosen: chosen, notice: Notice(ok: false, text: refused.message), status: refused.status)
+                }
+            }
+        }
+        router.post("/orders/:orderId/lines/:productId") { request, context in
+            let orderID = context.parameters.get("orderId") ?? ""
+            let productID = context.parameters.get("productId") ?? ""
+            return try await page(request, context, operation: "changeOrderLines") { visit in
+                let order = try await customersOrder(orderID, visit)
+                return try await orderForm(visit, order) {
+                    guard let product = ProductID(productID) else { throw OrderError.productNotFound }
+                    guard
+                        let quantity = try ClientNumber.read(
+                            visit.form["quantity"], field: "quantity", label: "The quantity", in: 0...Cart.maximumQuantity)
+                    else { throw OrderError.invalidQuantity }
+                    _ = try await services.orderChanges.change(
+                        order: order.id, try OrderChange(checking: [OrderChange.Line(productID: product, quantity: quantity)]),
+                        by: visit.identity.userID, logger: visit.logger)
+                    return "changed"
                 }
             }
         }

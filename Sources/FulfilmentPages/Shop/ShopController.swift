@@ -157,6 +157,7 @@ extension ShopController {
         "moved": "Your pickup time is changed. Your code is new: the one you had no longer works.",
         "unmoved": "That is the pickup time you have: nothing changed, and your code is the same.",
         "cancelled": "Your order is cancelled. Nothing is charged.",
+        "changed": "Your order is changed. Your code is the same.",
         "merged": "Welcome back: what you put in your cart before signing in is in your cart.",
         "reviewed": "Thank you: your review is posted.",
         "review-updated": "Your review is updated.",

@@ -351,6 +351,15 @@ import Testing
                 "a collector pass")
             return Call(.delete, "/v1/orders/\(try id(order))/collectors/\(try id(pass.json))", token: customer.token)
         },
+        "changeOrderLines": customer { shop in
+            // Issue 48: one more of the line it has, and a new product added.
+            let (customer, order, product) = try await shop.order()
+            let added = try await shop.product()
+            return Call(
+                .patch, "/v1/orders/\(try id(order))/lines",
+                json: ["lines": [["productId": .string(product), "quantity": 2], ["productId": .string(added), "quantity": 1]]],
+                token: customer.token)
+        },
         "changePickupSlot": customer { shop in
             // A store of its own: a calendar makes a slot required at every checkout there.
             let (store, _) = try await shop.app.storeWithCalendar()

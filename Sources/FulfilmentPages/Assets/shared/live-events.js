@@ -6,7 +6,7 @@ function onStoreEvents(onEvent) {
   function open() {
     var source = new EventSource('/console/events');
     ['order.placed', 'order.ready_for_pickup', 'order.at_collection_point', 'order.collected', 'order.cancelled',
-     'order.substitution_proposed', 'order.substitution_decided', 'order.customer_arrived', 'order.at_risk', 'order.late',
+     'order.substitution_proposed', 'order.substitution_decided', 'order.customer_arrived', 'order.changed', 'order.at_risk', 'order.late',
      'payment.succeeded'].forEach(function (type) {
       source.addEventListener(type, function (message) {
         try { onEvent(JSON.parse(message.data)); } catch (e) {}

@@ -124,6 +124,9 @@ enum OrderPageView {
                         line.substitutedQuantity > 0
                         ? "Picked; \(line.substitutedQuantity) replaced by \(substitutes(of: line, in: order))." : "Picked."
                 }
+                if order.changeable, !line.removed, line.substitute == nil, line.quantity > 0 {
+                    note = "\(note)\(change(order, line, session))"
+                }
                 let noteHTML: HTML = note == .empty ? .empty : "<span class=\"line-note\">\(note)</span>"
                 return """
                     <tr id="line-\(line.productID)"><td>\(line.held) ×</td><td>\(name)\(noteHTML)</td><td>\(MoneyText.format(line.amount, currency))</td></tr>
@@ -153,6 +156,15 @@ enum OrderPageView {
         return """
             <table class="lines" id="order-lines"><caption class="visually-hidden">What you ordered</caption><tbody>\(rows)</tbody></table>
             \(HTML.join(totals))
+            """
+    }
+
+    /// Until the cut-off (issue 48: pending, on no pick list), a line's quantity set again or the
+    /// line removed, each a form that posts and comes back (`changeOrderLines`), no script needed.
+    private static func change(_ order: Order, _ line: OrderLine, _ session: ConsoleSession?) -> HTML {
+        let id = line.productID
+        return """
+            <span class="order-actions line-change" id="change-\(id)"><form method="post" action="/orders/\(order.id)/lines/\(id)" class="inline-form">\(ConsolePage.csrfInput(session))<label for="qty-\(id)">Quantity</label> <input id="qty-\(id)" name="quantity" type="number" inputmode="numeric" min="0" max="\(Cart.maximumQuantity)" value="\(line.quantity)" class="qty"> <button type="submit" class="secondary" aria-label="Change the quantity of \(line.name)">Change</button></form><form method="post" action="/orders/\(order.id)/lines/\(id)" class="inline-form">\(ConsolePage.csrfInput(session))<input type="hidden" name="quantity" value="0"><button type="submit" class="secondary" id="remove-\(id)" aria-label="Remove \(line.name)">Remove</button></form></span>
             """
     }
 
