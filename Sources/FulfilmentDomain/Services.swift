@@ -37,6 +37,8 @@ package struct Services: Sendable {
     package let orderTransitions: OrderTransitions
     package let receipts: Receipts
     package let collections: Collections
+    /// Bags and staging places (issue 47).
+    package let bags: Bags
     package let restrictedLines: RestrictedLines
     package let readyNotifications: ReadyNotifications
     package let payments: Payments
@@ -92,6 +94,7 @@ package struct Services: Sendable {
         orderTransitions = OrderTransitions(database: database)
         receipts = Receipts(database: database, signing: signing)
         collections = Collections(database: database, verifying: { keys.current.verifier })
+        bags = Bags(database: database)
         restrictedLines = RestrictedLines(database: database)
         readyNotifications = ReadyNotifications(database: database)
         payments = Payments(database: database)

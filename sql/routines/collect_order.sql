@@ -48,6 +48,8 @@ BEGIN
     UPDATE orders SET status = 'completed', completed_at = now(), collected_at = now(), collected_by = p_staff
      WHERE id = p_order;
     UPDATE pickup_tokens SET used_at = now(), used_by = p_staff WHERE order_id = p_order AND used_at IS NULL;
+    -- Its bags leave the store (issue 47): the service counted them out before this scan.
+    UPDATE order_bags SET handed_over_at = now() WHERE order_id = p_order AND handed_over_at IS NULL;
     UPDATE stock SET on_hand = stock.on_hand - held_quantity(l, true),
                      reserved = stock.reserved - held_quantity(l, true),
                      updated_at = now()

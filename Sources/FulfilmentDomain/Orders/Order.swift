@@ -135,6 +135,8 @@ public struct Order: Sendable, Equatable {
     /// Whether it will be ready on time (issue 47), when read against the clock (`getOrder`, the
     /// pages); nil when closed, without a slot, or read by a write that returns the order.
     public var timeliness: OrderTimeliness? = nil
+    /// Its bags once packed (issue 47), and whether its store stages them in places.
+    public var bags: OrderBags = OrderBags()
     /// The tax in what the order costs now, per rate; nil without a jurisdiction or rates.
     public var taxBreakdown: TaxBreakdown? { taxSeller == nil ? nil : TaxBreakdown(lines: lines) }
 

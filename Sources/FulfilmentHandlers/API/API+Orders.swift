@@ -77,9 +77,10 @@ extension API {
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
         let target = try OrderStatus.matching(body.to.rawValue)
         let identity = try Identity.required
+        let bags = try body.bags.map { try $0.map { zone in try BagZone.matching(zone.rawValue) } }
         let order = try await services.orderTransitions.move(
-            order: id, to: target, reason: try OrderTransitions.reason(body.reason), by: identity.userID, in: try StoreScope(staff: identity),
-            logger: logger)
+            order: id, to: target, reason: try OrderTransitions.reason(body.reason), bags: bags, by: identity.userID,
+            in: try StoreScope(staff: identity), logger: logger)
         return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 
@@ -178,6 +179,11 @@ extension Components.Schemas.Order {
         self.arrival = order.arrival.map { .init(at: $0.at, bay: $0.bay, vehicle: $0.vehicle, note: $0.note) }
         self.readyBy = order.timeliness?.readyBy
         self.timeliness = try order.timeliness.map { try .matching($0.status.rawValue) }
+        self.bags = try order.bags.bags.map(Components.Schemas.OrderBag.init)
+        if order.bags.placesKept, !order.bags.bags.isEmpty {
+            self.bagsStaged = .init(staged: order.bags.staged, of: order.bags.bags.count)
+        }
+        self.readyForPickup = order.readyForPickup
         if let seller = order.taxSeller, let breakdown = order.taxBreakdown {
             self.tax = .init(
                 name: seller.name, number: seller.number, seller: seller.seller, address: seller.address,
