@@ -243,7 +243,9 @@ struct BagTests {
                 _ = try await shop.pack(order)
                 let replies = try await SeparateConnections.race(
                     [
-                        .init(path: "/v1/bags/stage", json: ["bagCode": .string(code), "placeId": .string(places["Shelf \(round)"]!)], token: shop.staff.token),
+                        .init(
+                            path: "/v1/bags/stage", json: ["bagCode": .string(code), "placeId": .string(places["Shelf \(round)"]!)],
+                            token: shop.staff.token),
                         .init(
                             method: "PUT", path: "/v1/stores/\(shop.store)/staging-places",
                             json: ["places": [["name": "Shelf A", "kind": "shelf"]]], token: shop.manager.token),

@@ -8,9 +8,13 @@ import Testing
 
 /// The desk with bags (issue 47), in a real Chromium: after the scan it says where each bag is,
 /// and the Hand over button counts the bags ticked; one left unticked is a sentence, not a hand-over.
-@Suite("The desk counts bags, in a browser", .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
+@Suite(
+    "The desk counts bags, in a browser",
+    .enabled(if: WebDriver.available, "chromium and chromium-driver are not installed (make test installs them)"))
 struct BagDeskBrowserTests {
-    @Test("three bags, two staged: the desk lists each with its place; two ticked is refused, all three hand over", .timeLimit(.minutes(3)), arguments: [360, 1280])
+    @Test(
+        "three bags, two staged: the desk lists each with its place; two ticked is refused, all three hand over",
+        .timeLimit(.minutes(3)), arguments: [360, 1280])
     func deskCountsBags(width: Int) async throws {
         try await withApp { app in
             let store = try await app.createStore()
