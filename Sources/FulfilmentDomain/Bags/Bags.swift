@@ -22,7 +22,10 @@ package struct Bags: Sendable {
         // The access table already refused another store's people; the writes below bind `store`.
         guard scope.contains(store) else { throw OrderError.storeNotFound }
         return try await database.transaction(logger: logger) { connection in
-            let current = try await BagQueries.places(store: store, scope: scope, lock: true, on: connection, logger: logger)
+            // Locked first, then counted by a statement of its own: a bag staged while this
+            // waited for the lock is counted (the locking statement's count is of its snapshot).
+            _ = try await BagQueries.places(store: store, scope: scope, lock: true, on: connection, logger: logger)
+            let current = try await BagQueries.places(store: store, scope: scope, on: connection, logger: logger)
             for place in current where place.bagsHeld > 0 {
                 guard drafts.contains(where: { $0.name == place.name && $0.kind == place.kind }) else {
                     throw BagError.placeInUse(name: place.name, bags: place.bagsHeld)
