@@ -40,6 +40,8 @@ package struct Services: Sendable {
     /// Someone else collects (issue 48).
     package let collectorPasses: CollectorPasses
     package let collections: Collections
+    /// Bags and staging places (issue 47).
+    package let bags: Bags
     package let restrictedLines: RestrictedLines
     package let readyNotifications: ReadyNotifications
     package let payments: Payments
@@ -97,6 +99,7 @@ package struct Services: Sendable {
         receipts = Receipts(database: database, signing: signing)
         collectorPasses = CollectorPasses(database: database, signing: signing)
         collections = Collections(database: database, verifying: { keys.current.verifier })
+        bags = Bags(database: database)
         restrictedLines = RestrictedLines(database: database)
         readyNotifications = ReadyNotifications(database: database)
         payments = Payments(database: database)

@@ -60,6 +60,8 @@ BEGIN
      WHERE id = p_order;
     UPDATE collector_passes SET used_at = now() WHERE id = v_pass;
     UPDATE pickup_tokens SET used_at = now(), used_by = p_staff WHERE order_id = p_order AND used_at IS NULL;
+    -- Its bags leave the store (issue 47): the service counted them out before this scan.
+    UPDATE order_bags SET handed_over_at = now() WHERE order_id = p_order AND handed_over_at IS NULL;
     UPDATE stock SET on_hand = stock.on_hand - held_quantity(l, true),
                      reserved = stock.reserved - held_quantity(l, true),
                      updated_at = now()

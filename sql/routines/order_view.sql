@@ -10,8 +10,10 @@
 -- reads add up to the order's total. Each line says the tax class and rate it kept (migration
 -- 060) and what refunds have paid back for it (`refunded`, migration 062); the order ends with
 -- its store's tax (name, registration number, the seller's name and address for a VAT receipt),
--- as JSON text, when the store is in a jurisdiction; then whether its customer may still change it
--- (issue 48: pending and on no open pick list, the cut-off; change_order_lines.sql).
+-- as JSON text, when the store is in a jurisdiction; then its bags (migration 064) as JSON text:
+-- whether its store keeps staging places, and each bag with its zone, code, place and times; then
+-- whether its customer may still change it (issue 48, migration 065: pending and on no open pick
+-- list, the cut-off; change_order_lines.sql).
 -- `OrderQueries.order` reads this; `collect_order_viewed` returns it after the scan.
 CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LANGUAGE sql STABLE ROWS 1 AS $$
     SELECT o.id, o.number, o.store_id, o.customer_id, u.name, o.status, o.payment_method, o.payment_status,
@@ -48,6 +50,15 @@ CREATE OR REPLACE FUNCTION order_view(p_order uuid) RETURNS SETOF order_view LAN
                'vehicle', o.arrival_vehicle, 'note', o.arrival_note)::text END,
            (SELECT json_build_object('name', j.tax_name, 'number', s.tax_number, 'seller', s.name, 'address', s.address)::text
             FROM stores s JOIN tax_jurisdictions j ON j.code = s.tax_jurisdiction WHERE s.id = o.store_id),
+           json_build_object(
+               'placesKept', EXISTS (SELECT 1 FROM staging_places sp WHERE sp.store_id = o.store_id),
+               'bags', (SELECT coalesce(json_agg(json_build_object(
+                               'number', b.number, 'zone', b.zone, 'code', b.code, 'placeId', b.place_id, 'place', p.name,
+                               'placeKind', p.kind,
+                               'stagedAt', ((extract(epoch FROM b.staged_at) - 946684800) * 1000000)::int8,
+                               'handedOverAt', ((extract(epoch FROM b.handed_over_at) - 946684800) * 1000000)::int8)
+                           ORDER BY b.number), '[]')
+                        FROM order_bags b LEFT JOIN staging_places p ON p.id = b.place_id WHERE b.order_id = o.id))::text,
            o.status = 'pending' AND NOT EXISTS (SELECT 1 FROM pick_list_orders plo WHERE plo.order_id = o.id AND plo.open)
     FROM orders o
     JOIN users u ON u.id = o.customer_id

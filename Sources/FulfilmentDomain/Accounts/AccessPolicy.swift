@@ -275,6 +275,11 @@ package enum AccessPolicy {
         "setStoreRota": .storeManagerOrAdmin,
         "listPickupSlots": .anyone,
         "changePickupSlot": .customer,
+        // Bags (issue 47): a store's manager keeps its staging places, its staff read them and
+        // stage bags (the bag and place are found in the caller's `StoreScope`: another's is 404).
+        "listStagingPlaces": .staff,
+        "setStagingPlaces": .manager,
+        "stageBag": .staff,
         // Webhooks (issue 14): a manager keeps their store's endpoints, an admin any store's and
         // the chain's; their `StoreScope` is in every query (another store's is 404).
         "createWebhook": .managerOrAdmin,

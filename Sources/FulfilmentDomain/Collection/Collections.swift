@@ -68,8 +68,15 @@ package struct Collections: Sendable {
     ///
     /// With `key` (the request's `Idempotency-Key`, issue 29), the same scan sent again by the
     /// same staff member, its first answer lost, is answered as the first was: collected.
+    ///
+    /// `bagsHandedOver` (issue 47) is how many of the order's bags the desk counted out: an order
+    /// of more than one bag is refused with fewer, or without a count (`bags_missing`), having
+    /// changed nothing. The count is checked here, not under `collect_order`'s locks: an order's
+    /// bags are written when it is packed and never change after, and only a packed order is
+    /// collected.
     package func collect(
-        token scanned: String, by caller: Caller, idChecked: IDConfirmation.Method? = nil, key: String? = nil, logger: Logger
+        token scanned: String, by caller: Caller, idChecked: IDConfirmation.Method? = nil, bagsHandedOver: Int? = nil,
+        key: String? = nil, logger: Logger
     ) async throws -> (Identity, Order) {
         let text = Self.normalized(scanned)
         let (staff, before) = try await read(text, by: caller, logger: logger)
@@ -77,6 +84,7 @@ package struct Collections: Sendable {
         // A completed order may be this very scan's, sent again: the keyed statement says.
         if key == nil || before?.status != .completed {
             try Self.check(before, issuedWith: text, in: scope, idChecked: idChecked)
+            if let before { try Self.check(bagsOf: before, handedOver: bagsHandedOver) }
         }
         guard let order = before else { throw OrderError.wrongStore }
         for _ in 1...2 {
@@ -140,6 +148,14 @@ package struct Collections: Sendable {
         if let required = order?.idCheck, required.confirmation == nil, idChecked == nil {
             throw IDCheckError.required(minimumAge: required.minimumAge)
         }
+    }
+
+    /// Whether the desk counted out every bag: an order of one bag (or none recorded, packed
+    /// before bags were) needs no count, as the one-step desk always worked.
+    package static func check(bagsOf order: Order, handedOver given: Int?) throws(BagError) {
+        let expected = order.bags.bags.count
+        guard expected > 1 else { return }
+        guard let given, given >= expected else { throw .bagsMissing(expected: expected, given: given) }
     }
 
     /// Whether this order can be handed over now, each refusal with its own code. Whether its

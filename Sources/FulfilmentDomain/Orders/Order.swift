@@ -143,6 +143,8 @@ public struct Order: Sendable, Equatable {
     /// Its customer may still change its lines (issue 48): pending and on no open pick list, as
     /// `order_view` reads it (the cut-off is the moment it joins one).
     public var changeable: Bool = false
+    /// Its bags once packed (issue 47), and whether its store stages them in places.
+    public var bags: OrderBags = OrderBags()
     /// The tax in what the order costs now, per rate; nil without a jurisdiction or rates.
     public var taxBreakdown: TaxBreakdown? { taxSeller == nil ? nil : TaxBreakdown(lines: lines) }
 

@@ -70,6 +70,7 @@ package enum OrderQueries {
         order.discount = try r["discount_amount"].decode(Int64?.self) ?? 0
         order.arrival = try r["arrival_json"].decode(String?.self).map(OrderParts.arrival)
         order.taxSeller = try r["tax_json"].decode(String?.self).map(OrderParts.taxSeller)
+        order.bags = try OrderParts.bags(try r["bags_json"].decode(String.self))
         order.timeliness = try timeliness(r)
         order.changeable = try r["changeable"].decode(Bool?.self) ?? false
         return order

@@ -18,11 +18,18 @@ package struct OrderTransitions: Sendable {
     package let database: Database
 
     /// Staff of the order's store (`scope`) moving it by hand; `completed` is refused (only a
-    /// collection scan completes). Another store's order is not found.
+    /// collection scan completes). Another store's order is not found. `bags` (issue 47) are the
+    /// zones of the bags it is packed in, only when packing (`invalid_field` otherwise); packed
+    /// without them, it is one ambient bag.
     package func move(
-        order id: OrderID, to target: OrderStatus, reason: String?, by actor: UserID, in scope: StoreScope, logger: Logger
+        order id: OrderID, to target: OrderStatus, reason: String?, bags: [BagZone]? = nil, by actor: UserID, in scope: StoreScope,
+        logger: Logger
     ) async throws -> Order {
-        try await database.transaction(logger: logger) { connection in
+        guard bags == nil || target == .packaged else {
+            throw BagError.invalidBags(field: "bags", message: "Bags are named when the order is packed (to: packaged).")
+        }
+        let zones = try Bags.zones(bags)
+        return try await database.transaction(logger: logger) { connection in
             guard let current = try await OrderQueries.state(of: id, in: scope, on: connection, logger: logger) else {
                 throw OrderError.orderNotFound
             }
@@ -30,7 +37,7 @@ package struct OrderTransitions: Sendable {
                 throw OrderError.completedOnlyByScan(from: current.status, allowed: current.status.manualTargets)
             }
             try await Self.apply(
-                order: id, store: current.store, from: current.status, to: target, reason: reason, actor: actor,
+                order: id, store: current.store, from: current.status, to: target, reason: reason, actor: actor, bags: zones,
                 on: connection, logger: logger)
             return try await Orders.changed(id, on: connection, logger: logger)
         }
@@ -58,10 +65,11 @@ package struct OrderTransitions: Sendable {
     /// place, and what a paid order now owes back; inside the caller's transaction, for the
     /// order of `store` it has already found (in its caller's scope). When another transaction
     /// moved the order first, 409 `invalid_transition` from the state it is in now. `actor` nil
-    /// is the system (the expiry of uncollected orders).
+    /// is the system (the expiry of uncollected orders). Packing writes its bags (`bags`, one
+    /// ambient bag unless told: a pick list packs that way).
     package static func apply(
         order id: OrderID, store: StoreID, from: OrderStatus, to: OrderStatus, reason: String?, actor: UserID?,
-        on connection: PostgresConnection, logger: Logger
+        bags: [BagZone] = [.ambient], on connection: PostgresConnection, logger: Logger
     ) async throws {
         guard from.canTransition(to: to) else {
             throw OrderError.invalidTransition(from: from, to: to, allowed: from.manualTargets)
@@ -87,6 +95,7 @@ package struct OrderTransitions: Sendable {
         }
         if to == .packaged {
             try await OrderQueries.releaseShortLines(of: id, store: store, on: connection, logger: logger)
+            try await BagQueries.record(bags, order: id, store: store, on: connection, logger: logger)
         }
         if to == .cancelled {
             // What the order still holds: all it ordered while pending, what was picked once packaged.

@@ -73,6 +73,11 @@ package enum DemoCatalogue {
                 + (weekday == 5 ? (17..<22).map { StoreRota.Hour(weekday: 5, hour: $0, pickers: 3) } : [])
                 + (weekday == 6 ? (10..<14).map { StoreRota.Hour(weekday: 6, hour: $0, pickers: 3) } : [])
         })
+    /// Where its packed bags wait (issue 47): a shelf, the fridge, the freezer and a kerb bay.
+    package static let stagingPlaces: [StagingPlace.Draft] = [
+        .init(name: "Shelf A", kind: .shelf), .init(name: "Fridge", kind: .fridge), .init(name: "Freezer", kind: .freezer),
+        .init(name: "Kerb bay 1", kind: .kerbBay),
+    ]
     package static let currency = "JMD"
     /// The store finder's number for the demo store.
     package static let storePhone = "+1 876 555 0142"

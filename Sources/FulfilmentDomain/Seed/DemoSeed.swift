@@ -24,6 +24,7 @@ public enum DemoSeed {
                 currency: DemoCatalogue.currency, location: DemoCatalogue.storeLocation, on: connection, logger: logger)
             try await CalendarQueries.replace(store: store, with: DemoCatalogue.calendar, on: connection, logger: logger)
             try await RotaQueries.replace(store: store, with: DemoCatalogue.rota, on: connection, logger: logger)
+            try await BagQueries.replacePlaces(store: store, with: DemoCatalogue.stagingPlaces, on: connection, logger: logger)
             var aisleIDs: [String: UUID] = [:]
             for aisle in DemoCatalogue.aisles {
                 aisleIDs[aisle.code] = try await DemoSeedQueries.insertAisle(aisle, store: store, on: connection, logger: logger)

@@ -7,9 +7,13 @@ extension API {
     func collectOrder(_ input: Operations.CollectOrder.Input) async throws -> Operations.CollectOrder.Output {
         guard case .json(let body) = input.body else { throw APIError(.unsupportedMediaType, "unsupported_media_type", "Send JSON.") }
         let idChecked = body.idChecked == true ? IDConfirmation.Method(rawValue: body.idCheckMethod?.rawValue ?? "seen") : nil
+        if let count = body.bagsHandedOver, !(0...OrderBag.count.upperBound).contains(count) {
+            throw APIError.invalidField("bagsHandedOver", "Bags handed over are a whole number from 0 to 50.")
+        }
         let (identity, order) = try await Self.counted(preview: false) {
             try await services.collections.collect(
-                token: body.token, by: try Caller.current, idChecked: idChecked, key: input.headers.idempotencyKey, logger: logger)
+                token: body.token, by: try Caller.current, idChecked: idChecked, bagsHandedOver: body.bagsHandedOver,
+                key: input.headers.idempotencyKey, logger: logger)
         }
         return .ok(.init(body: .json(try .init(order, for: identity))))
     }

@@ -93,9 +93,10 @@ extension API {
         guard let id = OrderID(input.path.orderId) else { throw OrderError.orderNotFound }
         let target = try OrderStatus.matching(body.to.rawValue)
         let identity = try Identity.required
+        let bags = try body.bags.map { try $0.map { zone in try BagZone.matching(zone.rawValue) } }
         let order = try await services.orderTransitions.move(
-            order: id, to: target, reason: try OrderTransitions.reason(body.reason), by: identity.userID, in: try StoreScope(staff: identity),
-            logger: logger)
+            order: id, to: target, reason: try OrderTransitions.reason(body.reason), bags: bags, by: identity.userID,
+            in: try StoreScope(staff: identity), logger: logger)
         return .ok(.init(body: .json(try .init(order, for: identity))))
     }
 
@@ -196,6 +197,11 @@ extension Components.Schemas.Order {
         self.timeliness = try order.timeliness.map { try .matching($0.status.rawValue) }
         self.collector = order.collector.map { .init(passId: $0.id.uuidString.lowercased(), name: $0.name) }
         self.changeable = order.changeable
+        self.bags = try order.bags.bags.map(Components.Schemas.OrderBag.init)
+        if order.bags.placesKept, !order.bags.bags.isEmpty {
+            self.bagsStaged = .init(staged: order.bags.staged, of: order.bags.bags.count)
+        }
+        self.readyForPickup = order.readyForPickup
         if let seller = order.taxSeller, let breakdown = order.taxBreakdown {
             self.tax = .init(
                 name: seller.name, number: seller.number, seller: seller.seller, address: seller.address,

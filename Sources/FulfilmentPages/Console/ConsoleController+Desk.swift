@@ -95,11 +95,17 @@ extension ConsoleController {
                 let idChecked =
                     visit.form.text("idChecked") == "true"
                     ? IDConfirmation.Method(rawValue: visit.form.text("idCheckMethod") ?? "seen") ?? .seen : nil
+                // The bags ticked "handed over" (issue 47), when the form listed them: one box per
+                // bag, `bag-1`...`bag-50`, so the count is bounded by what an order can hold.
+                let bagsHandedOver =
+                    visit.form.text("bagsCounted") == "true"
+                    ? OrderBag.count.filter { visit.form.text("bag-\($0)") == "handed" }.count : nil
                 do {
                     let (_, order) = try await services.collections.collect(
-                        token: token, by: .resolved(visit.identity), idChecked: idChecked, logger: visit.logger)
+                        token: token, by: .resolved(visit.identity), idChecked: idChecked, bagsHandedOver: bagsHandedOver,
+                        logger: visit.logger)
                     return try await deskPage(visit, verdict: .handedOver(order), note: nil)
-                } catch let refused as any APIErrorConvertible where refused is OrderError || refused is IDCheckError {
+                } catch let refused as any APIErrorConvertible where refused is OrderError || refused is IDCheckError || refused is BagError {
                     return try await deskPage(
                         visit, verdict: verdict(token: token, visit), note: Notice(ok: false, text: refused.apiError.message),
                         status: refused.apiError.status)

@@ -35,6 +35,7 @@ package struct ConsoleController: PageController {
         registerDeskSubstitutions(on: routes)
         registerBoard(on: routes)
         registerOrderPage(on: routes)
+        registerBagLabels(on: routes)
         registerOrderSearch(on: routes)
         registerReports(on: routes)
         registerPeople(on: routes)

@@ -85,6 +85,8 @@ import Testing
         var message: String
         /// A CSV import A's manager previewed (issue 46).
         var catalogueImport: String
+        /// A's staging place (issue 47); A's order has a bag (written here, as packing would).
+        var place: String
 
         var orderID: String { order["id"].string ?? "" }
 
@@ -99,7 +101,10 @@ import Testing
 
         /// Every id of A's that a list answered to another store must not hold.
         var ids: [String] {
-            [store, coupon, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale, news, recipe, author, message, catalogueImport]
+            [
+                store, coupon, orderID, pickList, webhook, delivery, staff.userID, manager.userID, sale, news, recipe, author, message,
+                catalogueImport, place,
+            ]
         }
 
         /// A valid body for each store-scoped operation that takes one, naming A's objects: what
@@ -129,7 +134,9 @@ import Testing
                 "setStoreCalendar": TestApp.everyDay("10:00", "12:00"),
                 "setStoreRota": ["defaultPickers": 9, "hours": [["weekday": "monday", "hour": 9, "pickers": 3]]],
                 "reissueReceipt": ["reason": "The customer lost their phone."],
-                "transitionOrder": ["to": "packaged"],
+                "transitionOrder": ["to": "packaged", "bags": ["ambient", "frozen"]],
+                "setStagingPlaces": ["places": [["name": "Intruder's shelf", "kind": "shelf"]]],
+                "stageBag": ["bagCode": .string("\(order["number"].int ?? 0)-1"), "placeId": .string(place)],
                 "recordPayment": ["method": "cash", "amount": order["total"]],
                 "recordRefund": ["amount": order["total"], "note": "Refund from another store"],
                 "collectOrder": ["token": order["pickupToken"], "idChecked": true, "idCheckMethod": "seen"],
@@ -209,6 +216,13 @@ import Testing
                 app.request(
                     .post, "/v1/stores/\(store)/catalogue-imports", rawBody: "sku,on_hand,store_price\nNO-SUCH-SKU,4,100\n", token: manager.token,
                     headers: [.contentType: "text/csv"]), "A's catalogue import")
+            let places = try await expect2xx(
+                app.request(
+                    .put, "/v1/stores/\(store)/staging-places", json: ["places": [["name": "Freezer", "kind": "freezer"]]],
+                    token: manager.token), "A's staging place")
+            _ = try await sql(
+                "INSERT INTO order_bags (store_id, order_id, number, zone, code) SELECT store_id, id, 1, 'frozen', number || '-1' FROM orders WHERE id = $1",
+                [orderID], on: app.database)
             return StoreA(
                 store: store, staff: staff, manager: manager, order: order, product: product,
                 pickList: try #require(pickList.json["id"].string), webhook: webhookID,
@@ -217,7 +231,8 @@ import Testing
                 sale: try #require(sale.json["id"].string), news: try #require(news.json["id"].string), recipe: recipeID,
                 author: author.userID,
                 message: try #require(try await sql("SELECT id FROM messages WHERE order_id = $1", [orderID], on: app.database).first?[0]),
-                catalogueImport: try #require(catalogueImport.json["id"].string))
+                catalogueImport: try #require(catalogueImport.json["id"].string),
+                place: try #require(places.json["items"][0]["id"].string))
         }
     }
 

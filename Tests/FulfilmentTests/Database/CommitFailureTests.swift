@@ -470,6 +470,17 @@ import Testing
             let (_, order, _) = try await shop.order()
             return Call(.post, "/v1/orders/\(try id(order))/transitions", json: ["to": "packaged"], token: shop.staff.token)
         },
+        "stageBag": staff { shop in
+            let (_, order, _) = try await shop.packagedOrder()
+            let places = try await expect2xx(
+                shop.app.request(
+                    .put, "/v1/stores/\(shop.store)/staging-places", json: ["places": [["name": "Shelf A", "kind": "shelf"]]],
+                    token: shop.manager.token), "a staging place")
+            let place = try #require(places.json["items"][0]["id"].string)
+            return Call(
+                .post, "/v1/bags/stage", json: ["bagCode": .string("\(order["number"].int ?? 0)-1"), "placeId": .string(place)],
+                token: shop.staff.token)
+        },
         "notifyOrderReady": staff { shop in
             let (_, order, _) = try await shop.packagedOrder()
             // The first ready message went out when it was packed; one a minute at most, so it is made older.
@@ -621,6 +632,13 @@ import Testing
             let store = try await shop.app.createStore(code: "CAL-\(tag().uppercased())", name: "Calendar store")
             let manager = try await shop.app.signIn(role: .manager, store: store)
             return Call(.put, "/v1/stores/\(store)/calendar", json: TestApp.everyDay(), token: manager.token)
+        },
+        "setStagingPlaces": manager { shop in
+            // A store of its own: places at the shop's store would make its orders wait to be staged.
+            let store = try await shop.app.createStore(code: "BAGS-\(tag().uppercased())", name: "Staging store")
+            let manager = try await shop.app.signIn(role: .manager, store: store)
+            return Call(
+                .put, "/v1/stores/\(store)/staging-places", json: ["places": [["name": "Shelf A", "kind": "shelf"]]], token: manager.token)
         },
         "setStoreRota": manager { shop in
             // A store of its own: a rota at the shop's store would limit every later checkout's slot by its work.

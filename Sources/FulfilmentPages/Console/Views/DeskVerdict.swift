@@ -146,6 +146,7 @@ struct DeskVerdict: Sendable {
             <dt>Status</dt><dd>\(order.status.rawValue)</dd>
             <dt>Slot</dt><dd id="pickup-slot">\(order.pickupSlot.map { SlotText.label($0, in: order.pickupTimeZone) } ?? "—")</dd>
             <dt>Bags/totes</dt><dd>\(totes.isEmpty ? "—" : totes.joined(separator: ", "))</dd>
+            \(Self.bagsFact(order))
             \(arrival)\(discount)<dt>Total</dt><dd id="order-total">\(MoneyText.format(order.total))</dd>
             <dt>Amount due</dt><dd id="amount-due">\(MoneyText.format(order.amountDue))</dd>
             </dl>
@@ -192,6 +193,7 @@ struct DeskVerdict: Sendable {
                 \(csrf)
                 <input type="hidden" name="token" value="\(token)">
                 \(confirm)
+                \(Self.bagChecks(order))
                 <button type="submit" class="big" id="hand-over">Hand over</button>
                 </form>
                 \(removeRestricted(order, token: token, csrf: csrf))
@@ -200,6 +202,43 @@ struct DeskVerdict: Sendable {
         default:
             return .empty
         }
+    }
+
+    /// Where each bag is (issue 47): number, zone and place, so the desk fetches every one.
+    private static func bagsFact(_ order: Order) -> HTML {
+        let bags = order.bags.bags
+        guard !bags.isEmpty else { return .empty }
+        let items = HTML.join(
+            bags.map { bag in
+                "<li id=\"bag-\(bag.number)\">Bag \(bag.number) of \(bags.count): \(bag.zone.rawValue), \(placeWords(bag))</li>"
+            })
+        return "<dt>Bags</dt><dd><ul class=\"bags\">\(items)</ul></dd>"
+    }
+
+    private static func placeWords(_ bag: OrderBag) -> String {
+        if let place = bag.place { return "in \(place.name)" }
+        if bag.handedOverAt != nil { return "handed over" }
+        return "not staged"
+    }
+
+    /// An order of more than one bag is handed over with every bag ticked: one box per bag, and
+    /// the count goes with the form (`bagsHandedOver`); a bag left unticked is refused (`bags_missing`).
+    private static func bagChecks(_ order: Order) -> HTML {
+        let bags = order.bags.bags
+        guard bags.count > 1 else { return .empty }
+        let boxes = HTML.join(
+            bags.map { bag in
+                """
+                <label class="bag-check"><input type="checkbox" name="bag-\(bag.number)" value="handed" id="bag-check-\(bag.number)">
+                Bag \(bag.number) of \(bags.count) (\(bag.zone.rawValue), \(placeWords(bag))) handed over</label>
+                """
+            })
+        return """
+            <fieldset class="bags"><legend>Every bag, ticked as it is handed over</legend>
+            <input type="hidden" name="bagsCounted" value="true">
+            \(boxes)
+            </fieldset>
+            """
     }
 
     /// Each substitution still undecided: the customer, at the desk, keeps it or gives it back

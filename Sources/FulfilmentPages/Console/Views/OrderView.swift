@@ -39,6 +39,7 @@ enum OrderView {
                 \(order.pickupSlot.map { "<dt>Slot</dt><dd>\(SlotText.label($0, in: zone))</dd>" as HTML })
                 <dt>Total</dt><dd id="order-total">\(MoneyText.format(order.total)) (\(paymentWords(order)))</dd>
                 </dl>
+                \(bagsSection(order))
                 <h2>Lines</h2>
                 \(linesTable(order, currency: currency))
                 \(TaxReceiptView.summary(order, receiptPath: "/console/orders/\(order.id)/tax-receipt"))
@@ -54,6 +55,23 @@ enum OrderView {
                 <h2>History</h2>
                 <ol id="order-history">\(history)</ol>
                 """)
+    }
+
+    /// The order's bags (issue 47): each with its zone and place, and its labels to print.
+    static func bagsSection(_ order: Order) -> HTML {
+        let bags = order.bags.bags
+        guard !bags.isEmpty else { return .empty }
+        let items = HTML.join(
+            bags.map { bag in
+                let place = bag.place.map { "in \($0.name)" } ?? (bag.handedOverAt != nil ? "handed over" : "not staged")
+                return "<li>Bag \(bag.number) of \(bags.count): \(bag.zone.rawValue), \(place) (code \(bag.code))</li>"
+            })
+        return """
+            <h2>Bags</h2>
+            <ul id="order-bags">\(items)</ul>
+            <p>Print labels: <a href="/console/orders/\(order.id)/labels?size=80mm" id="labels-80mm">80 mm roll</a> · \
+            <a href="/console/orders/\(order.id)/labels?size=a4" id="labels-a4">A4 sheet</a></p>
+            """
     }
 
     static func paymentWords(_ order: Order) -> String {
