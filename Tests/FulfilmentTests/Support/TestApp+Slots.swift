@@ -24,8 +24,10 @@ final class TestClock: @unchecked Sendable {
 }
 
 /// `withApp` on a clock the test controls.
-func withApp<T: Sendable>(clock: TestClock, _ body: @escaping @Sendable (TestApp) async throws -> T) async throws -> T {
-    try await withApp(configure: { $0.clock = { clock.now } }, body)
+func withApp<T: Sendable>(
+    clock: TestClock, hangLimit: Double = 600, _ body: @escaping @Sendable (TestApp) async throws -> T
+) async throws -> T {
+    try await withApp(hangLimit: hangLimit, configure: { $0.clock = { clock.now } }, body)
 }
 
 /// Helpers for the pickup slot tests: each reads as a step of the story.

@@ -159,22 +159,25 @@ struct TestReply: Sendable {
 /// Builds the same application `fulfilment serve` runs, on a fresh database, serves it on a
 /// free port, and hands a client to `body`.
 /// `keyring` defaults to a fresh in-memory one with a single key.
+/// `hangLimit` bounds the test and its shutdown together (a hang guard, not a speed check): a
+/// test that works a whole day minute by minute beside the full suite on 2 cores needs more.
 func withApp<T: Sendable>(
-    database: ConnectionInfo? = nil, logHandler: LogCapture? = nil, keyring: PickupKeyring? = nil,
+    database: ConnectionInfo? = nil, logHandler: LogCapture? = nil, keyring: PickupKeyring? = nil, hangLimit: Double = 600,
     configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
     _ body: @escaping @Sendable (TestApp) async throws -> T
 ) async throws -> T {
     let keyring = try keyring ?? PickupKeyring(keys: [PickupSigningKey.generate(id: PickupKeyID(1))])
     if let database {
-        return try await runApp(database: database, logHandler: logHandler, keyring: keyring, configure: configure, body)
+        return try await runApp(
+            database: database, logHandler: logHandler, keyring: keyring, hangLimit: hangLimit, configure: configure, body)
     }
     return try await withTestDatabase { info in
-        try await runApp(database: info, logHandler: logHandler, keyring: keyring, configure: configure, body)
+        try await runApp(database: info, logHandler: logHandler, keyring: keyring, hangLimit: hangLimit, configure: configure, body)
     }
 }
 
 private func runApp<T: Sendable>(
-    database: ConnectionInfo, logHandler: LogCapture?, keyring: PickupKeyring,
+    database: ConnectionInfo, logHandler: LogCapture?, keyring: PickupKeyring, hangLimit: Double,
     configure: @Sendable (inout AppConfiguration) -> Void,
     _ body: @escaping @Sendable (TestApp) async throws -> T
 ) async throws -> T {
@@ -193,7 +196,7 @@ private func runApp<T: Sendable>(
     let app = try await buildApplication(configuration, logger: logger)
     // A server that cannot shut down (a request it never answers) fails its test, named, instead
     // of holding the whole run until CI gives up.
-    return try await answerWithin(seconds: 600, "the test app: its test and then its shutdown") {
+    return try await answerWithin(seconds: hangLimit, "the test app: its test and then its shutdown") {
         try await app.test(.live) { client in
             try await body(TestApp(transport: .shared(client), database: database, keyring: keyring))
         }
