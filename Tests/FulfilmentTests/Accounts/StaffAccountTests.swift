@@ -6,18 +6,6 @@ import Testing
 @testable import FulfilmentHandlers
 @testable import FulfilmentPages
 
-/// One database connection held across statements, to keep a transaction open mid-test.
-private final class HeldConnection: @unchecked Sendable {
-    private let connection: LibPQConnection
-
-    init(_ info: ConnectionInfo) throws { connection = try LibPQConnection(info) }
-
-    @discardableResult
-    func run(_ query: String, _ parameters: [String] = []) async throws -> [[String?]] {
-        try await Migrator.offloaded { try self.connection.execute(query, parameters: parameters) }
-    }
-}
-
 @Suite("A manager disables and enables staff accounts")
 struct StaffAccountTests {
     @Test("a manager disables a staff member: every session of theirs ends at once and they cannot sign in")

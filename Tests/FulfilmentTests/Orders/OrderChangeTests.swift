@@ -7,18 +7,6 @@ import Testing
 @testable import FulfilmentHandlers
 @testable import FulfilmentPages
 
-/// A connection of the test's own that holds a lock while a request races it.
-private final class HolderConnection: @unchecked Sendable {
-    private let connection: LibPQConnection
-
-    init(_ info: ConnectionInfo) throws { connection = try LibPQConnection(info) }
-
-    @discardableResult
-    func run(_ query: String, _ parameters: [String] = []) async throws -> [[String?]] {
-        try await Migrator.offloaded { try self.connection.execute(query, parameters: parameters) }
-    }
-}
-
 /// Issue 48: a customer changes their order (adds a line, removes one, changes a quantity) until
 /// the cut-off, the moment it joins a pick list. Each change is one transaction: stock given back
 /// and taken (never oversold), the coupon evaluated again, the price guarantee kept, the pickup
@@ -220,7 +208,7 @@ struct OrderChangeTests {
             let shop = try await Self.shop(app)
             let staff = try await app.signIn(role: .staff, store: shop.store)
             // The claim a pick list makes (`PickListQueries.claimOrders`), held open on a connection of its own.
-            let holder = try HolderConnection(app.database)
+            let holder = try HeldConnection(app.database)
             try await holder.run("BEGIN")
             try await holder.run("SELECT 1 FROM orders WHERE id = $1 FOR UPDATE", [shop.id])
             let list = UUID().uuidString.lowercased()

@@ -6,18 +6,6 @@ import Testing
 @testable import FulfilmentHandlers
 @testable import FulfilmentPages
 
-/// One database connection held across statements, to keep a transaction open mid-test.
-private final class RacerConnection: @unchecked Sendable {
-    private let connection: LibPQConnection
-
-    init(_ info: ConnectionInfo) throws { connection = try LibPQConnection(info) }
-
-    @discardableResult
-    func run(_ query: String, _ parameters: [String] = []) async throws -> [[String?]] {
-        try await Migrator.offloaded { try self.connection.execute(query, parameters: parameters) }
-    }
-}
-
 /// Issue 46: the products and picking reports over a year of a busy store answer in under a
 /// second because they read roll-ups the database keeps as orders, lines and pick lists change
 /// (migration 061). The roll-ups must say exactly what the raw rows say, whatever happened to
@@ -222,14 +210,14 @@ struct ReportRollupTests {
             _ = try await app.createPendingOrder(store: store, customer: customer.userID, lines: [(product: rice, quantity: 1)])
             // The racers' lines wait on the product (their key check) until the holder lets go,
             // so all of them count into the row at once.
-            let holder = try RacerConnection(app.database)
+            let holder = try HeldConnection(app.database)
             try await holder.run("BEGIN")
             try await holder.run("SELECT 1 FROM products WHERE id = $1 FOR UPDATE", [rice])
             let racers = 6
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for racer in 1...racers {
                     group.addTask {
-                        let connection = try RacerConnection(app.database)
+                        let connection = try HeldConnection(app.database)
                         let id = UUID().uuidString.lowercased()
                         try await connection.run("BEGIN")
                         try await connection.run(
